@@ -1,0 +1,41 @@
+import FoundationEssentials
+
+extension Body {
+    /// Reads the whole body into memory, refusing to hold more than `maxBytes`.
+    ///
+    /// A body whose known length already exceeds the bound fails before reading a byte.
+    /// - Throws: ``BodyError/tooLarge(limit:)`` past the bound, or the stream's own error.
+    public func collect(upTo maxBytes: Int) async throws -> Data {
+        if case .known(let count) = length, count > maxBytes {
+            throw BodyError.tooLarge(limit: maxBytes)
+        }
+        if let bytes = bufferedBytes, iterationBehavior == .multiple {
+            return bytes
+        }
+        var collected = Data()
+        if case .known(let count) = length { collected.reserveCapacity(Int(count)) }
+        for try await chunk in self {
+            guard collected.count + chunk.count <= maxBytes else {
+                throw BodyError.tooLarge(limit: maxBytes)
+            }
+            collected.append(contentsOf: chunk)
+        }
+        return collected
+    }
+
+    /// Reads and throws away at most `maxBytes`, so a connection can be reused; returns whether
+    /// the body ended within the bound.
+    @discardableResult
+    func drain(upTo maxBytes: Int) async -> Bool {
+        var seen = 0
+        do {
+            for try await chunk in self {
+                seen += chunk.count
+                if seen > maxBytes { return false }
+            }
+            return true
+        } catch {
+            return false
+        }
+    }
+}

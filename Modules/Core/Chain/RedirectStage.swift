@@ -1,0 +1,123 @@
+import FoundationEssentials
+import HTTPTypes
+
+/// Follows redirects inside the chain, so every hop passes the network interceptors, is reported
+/// to listeners, and lands in the response's `history`.
+///
+/// Rules: 301 and 302 turn POST into GET, 303 turns everything but HEAD into GET (the body is
+/// dropped with its `Content-*` headers); 307 and 308 keep method and body, which must be
+/// replayable. `Authorization`, `Cookie` and `Proxy-Authorization` are dropped when a hop leaves
+/// the origin (scheme, host and port).
+struct RedirectStage: Interceptor {
+    let policy: RedirectPolicy
+
+    /// Codes this stage follows.
+    static let followedStatuses: Set<Int> = [301, 302, 303, 307, 308]
+    /// Bytes of a redirect's own body read and thrown away so the connection can be reused.
+    static let drainLimit = 64 * 1024
+    /// Fields never carried to another origin.
+    static let credentialFields: [HTTPField.Name] = [.authorization, .cookie, .proxyAuthorization]
+    /// Fields describing a body, dropped with it.
+    static let bodyFields: [HTTPField.Name] = [.contentType, .contentLength, .transferEncoding, .contentEncoding]
+
+    func intercept(
+        _ request: HTTPRequest,
+        body: Body?,
+        context: RequestContext,
+        next: InterceptorNext
+    ) async throws -> Response {
+        var request = request
+        var body = body
+        var history: [RedirectHop] = []
+        while true {
+            var response = try await next(request, body: body, context: context)
+            let code = response.head.status.code
+            guard policy.maximumRedirects > 0,
+                  Self.followedStatuses.contains(code),
+                  let location = response.head.headerFields[.location]
+            else {
+                response.history = history + response.history
+                return response
+            }
+            let hop = RedirectHop(request: request, response: response.head)
+            guard history.count < policy.maximumRedirects else {
+                throw RedirectError(
+                    reason: .tooManyRedirects, history: history + [hop],
+                    limit: policy.maximumRedirects, location: location
+                )
+            }
+            var proposed = try Self.proposedRequest(after: request, response: response.head, location: location, history: history + [hop])
+            let keepsBody = proposed.method == request.method && Self.keepsBody(code: code, method: request.method)
+            if !keepsBody {
+                for name in Self.bodyFields { proposed.headerFields[name] = nil }
+            }
+            if let hook = policy.hook {
+                let proposal = RedirectProposal(request: request, response: response.head, proposedRequest: proposed, history: history)
+                switch try await hook(proposal) {
+                case .follow: break
+                case .followModified(let modified): proposed = modified
+                case .refuse:
+                    response.history = history + response.history
+                    return response
+                }
+            }
+            if keepsBody, let body, body.iterationBehavior == .single {
+                throw RedirectError(reason: .bodyNotReplayable, history: history + [hop])
+            }
+            await response.body.drain(upTo: Self.drainLimit)
+            history.append(hop)
+            context.redirecting(from: response.head, to: proposed)
+            request = proposed
+            if !keepsBody { body = nil }
+        }
+    }
+
+    /// Whether a redirect with this code re-sends the method and body unchanged.
+    static func keepsBody(code: Int, method: HTTPRequest.Method) -> Bool {
+        switch code {
+        case 307, 308: return true
+        case 303: return false
+        default: return method != .post
+        }
+    }
+
+    /// The request a redirect points to, before the hook sees it.
+    static func proposedRequest(
+        after request: HTTPRequest,
+        response: HTTPResponse,
+        location: String,
+        history: [RedirectHop]
+    ) throws -> HTTPRequest {
+        guard let current = request.url,
+              let target = URL(string: location, relativeTo: current)?.absoluteURL,
+              let scheme = target.scheme?.lowercased(), scheme == "http" || scheme == "https",
+              target.host != nil
+        else {
+            throw RedirectError(reason: .invalidLocation, history: history, location: location)
+        }
+        let code = response.status.code
+        var method = request.method
+        if code == 303 && method != .head { method = .get }
+        if (code == 301 || code == 302) && method == .post { method = .get }
+        var proposed = HTTPRequest(method: method, url: target, headerFields: request.headerFields)
+        if !Origin(current).matches(Origin(target)) {
+            for name in credentialFields { proposed.headerFields[name] = nil }
+        }
+        return proposed
+    }
+}
+
+/// Scheme, host and port: what decides whether credentials may follow a redirect.
+struct Origin: Equatable {
+    let scheme: String
+    let host: String
+    let port: Int
+
+    init(_ url: URL) {
+        scheme = url.scheme?.lowercased() ?? ""
+        host = url.host?.lowercased() ?? ""
+        port = url.port ?? (scheme == "https" ? 443 : 80)
+    }
+
+    func matches(_ other: Origin) -> Bool { self == other }
+}

@@ -1,0 +1,85 @@
+import HTTPTypes
+
+/// A ready-made ``Retrier`` with Alamofire's defaults: up to 2 retries of idempotent methods on
+/// 408/500/502/503/504 and on network failures, backing off exponentially (0.5 s, 1 s), plus
+/// what Alamofire lacks: optional jitter, 429, and the server's `Retry-After`.
+public struct RetryPolicy: Retrier {
+    /// Retries after the first try.
+    public var retryLimit: Int
+    /// Delay = `scale` × `base`^(retry − 1) seconds.
+    public var exponentialBackoffBase: Double
+    /// See ``exponentialBackoffBase``.
+    public var exponentialBackoffScale: Double
+    /// Adds up to this fraction of the delay at random, so clients do not retry in lockstep.
+    public var jitter: Double
+    /// Methods safe to send twice.
+    public var retryableMethods: Set<HTTPRequest.Method>
+    /// Statuses that mean "try again".
+    public var retryableStatusCodes: Set<Int>
+    /// Transport failures that mean "try again".
+    public var retryableTransportErrors: Set<TransportError.Code>
+    /// Honour `Retry-After` (seconds) on 429 and 503, up to this long; `nil` ignores it.
+    public var maximumRetryAfter: Duration?
+
+    /// A policy; the defaults are Alamofire's, with no jitter and `Retry-After` up to 60 s.
+    public init(
+        retryLimit: Int = 2,
+        exponentialBackoffBase: Double = 2,
+        exponentialBackoffScale: Double = 0.5,
+        jitter: Double = 0,
+        retryableMethods: Set<HTTPRequest.Method> = [.delete, .get, .head, .options, .put, .trace],
+        retryableStatusCodes: Set<Int> = [408, 500, 502, 503, 504],
+        retryableTransportErrors: Set<TransportError.Code> = [.timedOut, .cannotConnect, .connectionLost, .nameResolution],
+        maximumRetryAfter: Duration? = .seconds(60)
+    ) {
+        self.retryLimit = retryLimit
+        self.exponentialBackoffBase = max(1, exponentialBackoffBase)
+        self.exponentialBackoffScale = max(0, exponentialBackoffScale)
+        self.jitter = max(0, jitter)
+        self.retryableMethods = retryableMethods
+        self.retryableStatusCodes = retryableStatusCodes
+        self.retryableTransportErrors = retryableTransportErrors
+        self.maximumRetryAfter = maximumRetryAfter
+    }
+
+    /// Retries transient failures of idempotent requests.
+    public func decision(for attempt: RetryAttempt) async -> RetryDecision {
+        guard attempt.number <= retryLimit, retryableMethods.contains(attempt.request.method) else {
+            return .doNotRetry
+        }
+        if let error = attempt.error, error.response == nil {
+            guard let transport = error.underlyingError as? TransportError,
+                  retryableTransportErrors.contains(transport.code)
+            else { return .doNotRetry }
+            return .retry(after: backoff(forRetry: attempt.number))
+        }
+        guard let response = attempt.response, retryableStatusCodes.contains(response.status.code) else {
+            return .doNotRetry
+        }
+        if let serverDelay = retryAfter(in: response) { return .retry(after: serverDelay) }
+        return .retry(after: backoff(forRetry: attempt.number))
+    }
+
+    /// The delay before retry `n` (1-based), jitter included.
+    func backoff(forRetry n: Int) -> Duration {
+        var seconds = exponentialBackoffScale * pow(exponentialBackoffBase, Double(n - 1))
+        if jitter > 0 { seconds += Double.random(in: 0...(seconds * jitter)) }
+        return .milliseconds(Int64((seconds * 1000).rounded()))
+    }
+
+    private func retryAfter(in response: HTTPResponse) -> Duration? {
+        guard let maximumRetryAfter,
+              [429, 503].contains(response.status.code),
+              let value = response.headerFields[.retryAfter],
+              let seconds = Int(value.filter { $0 != " " && $0 != "\t" }), seconds >= 0
+        else { return nil }
+        return min(.seconds(seconds), maximumRetryAfter)
+    }
+}
+
+private func pow(_ base: Double, _ exponent: Double) -> Double {
+    var result = 1.0
+    var remaining = Int(exponent)
+    while remaining > 0 { result *= base; remaining -= 1 }
+    return result
+}

@@ -1,0 +1,47 @@
+import HTTPTypes
+
+/// The redirect stage could not follow a redirect.
+public struct RedirectError: Error, Sendable, CustomStringConvertible {
+    /// Why a redirect was not followed.
+    public struct Reason: Sendable, Hashable, CustomStringConvertible {
+        let name: String
+        /// More redirects than the policy allows.
+        public static let tooManyRedirects = Reason(name: "too many redirects")
+        /// A 307/308 must re-send the body, but the body can be read only once.
+        public static let bodyNotReplayable = Reason(name: "body not replayable")
+        /// The `Location` header is not a valid URL.
+        public static let invalidLocation = Reason(name: "invalid Location")
+        /// The reason's name.
+        public var description: String { name }
+    }
+
+    /// Why.
+    public var reason: Reason
+    /// The redirects followed so far, the refused one last.
+    public var history: [RedirectHop]
+    /// The limit in force, for ``Reason/tooManyRedirects``.
+    public var limit: Int?
+    /// The offending `Location` value, for ``Reason/invalidLocation``.
+    public var location: String?
+
+    /// A redirect error.
+    public init(reason: Reason, history: [RedirectHop], limit: Int? = nil, location: String? = nil) {
+        self.reason = reason
+        self.history = history
+        self.limit = limit
+        self.location = location
+    }
+
+    /// A sentence a user can act on.
+    public var description: String {
+        switch reason {
+        case .tooManyRedirects:
+            return "stopped after \(limit ?? history.count) redirects (the limit); the last one pointed to \(location ?? "?")"
+        case .bodyNotReplayable:
+            let code = history.last.map { String($0.response.status.code) } ?? "307/308"
+            return "a \(code) redirect must re-send the request body, but the body can be read only once; send a replayable body to follow it"
+        default:
+            return "the redirect's Location header is not a valid URL: \(location ?? "(missing)")"
+        }
+    }
+}

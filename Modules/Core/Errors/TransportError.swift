@@ -1,0 +1,60 @@
+/// A network exchange failed below HTTP: connecting, TLS, sending or receiving.
+///
+/// A struct with a code rather than an enum, so transports can add codes without breaking users.
+/// Transports built on a C library keep its own code and message in ``underlyingCode`` and
+/// ``message`` (e.g. curl's `CURLE_*`).
+public struct TransportError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The kind of failure.
+    public struct Code: Sendable, Hashable, CustomStringConvertible {
+        let name: String
+        /// A code with this name, for transports that need their own.
+        public init(_ name: String) { self.name = name }
+
+        /// A connect, total, idle or low-speed timeout fired.
+        public static let timedOut = Code("timed out")
+        /// The host name did not resolve.
+        public static let nameResolution = Code("could not resolve host")
+        /// The connection was refused or could not be made.
+        public static let cannotConnect = Code("could not connect")
+        /// The connection was reset or closed mid-exchange.
+        public static let connectionLost = Code("connection lost")
+        /// The TLS handshake failed or the peer was not trusted.
+        public static let tlsFailure = Code("TLS failure")
+        /// The peer sent something that is not HTTP (bad status line, header block too large…).
+        public static let malformedResponse = Code("malformed response")
+        /// The body ended before its announced length.
+        public static let truncatedBody = Code("truncated body")
+        /// Sending the request body failed.
+        public static let sendFailed = Code("send failed")
+        /// Receiving the response failed.
+        public static let receiveFailed = Code("receive failed")
+        /// The transport does not support what the request asked for.
+        public static let unsupported = Code("unsupported")
+        /// Anything else.
+        public static let other = Code("transport failure")
+
+        /// The code's name.
+        public var description: String { name }
+    }
+
+    /// The kind of failure.
+    public var code: Code
+    /// A human-readable explanation.
+    public var message: String
+    /// The underlying library's own code, e.g. curl's `CURLcode`.
+    public var underlyingCode: Int?
+
+    /// A transport error.
+    public init(_ code: Code, message: String, underlyingCode: Int? = nil) {
+        self.code = code
+        self.message = message
+        self.underlyingCode = underlyingCode
+    }
+
+    /// e.g. `timed out: operation timed out after 1000 ms (code 28)`.
+    public var description: String {
+        var text = "\(code): \(message)"
+        if let underlyingCode { text += " (code \(underlyingCode))" }
+        return text
+    }
+}

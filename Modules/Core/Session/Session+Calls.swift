@@ -1,0 +1,131 @@
+import FoundationEssentials
+import HTTPTypes
+
+extension Session {
+    /// Sends `request` through the chain and returns once the response head is known; the body
+    /// streams and is yours to read (or drop). Runs in the caller's Swift task: cancelling it
+    /// cancels the transfer. The task behind the call completes when the head arrives.
+    public func send(_ request: HTTPRequest, body: Body? = nil) async throws(CourierError) -> Response {
+        let task = makeTask(kind: body == nil ? .data : .upload, request: request)
+        try start(task, inlineWith: request)
+        do {
+            let response = try await runChain(request, body: body, task: task)
+            task.finish(.success(response.head))
+            return response
+        } catch {
+            task.finish(.failure(error))
+            throw error
+        }
+    }
+
+    /// Sends `request` and reads the whole response body (up to
+    /// ``SessionConfiguration/maximumResponseBodySize``). Runs in the caller's Swift task.
+    public func data(for request: HTTPRequest, body: Body? = nil) async throws(CourierError) -> DataResponse {
+        let task = makeTask(kind: body == nil ? .data : .upload, request: request)
+        try start(task, inlineWith: request)
+        let outcome = await performData(request, body: { body }, task: task)
+        task.finish(outcome.map(\.head))
+        return try outcome.get()
+    }
+
+    /// A data task for `request`, suspended until `resume()` (or until its response is awaited).
+    public func dataTask(with request: HTTPRequest, body: Body? = nil) -> DataTask {
+        makeDataTask(kind: body == nil ? .data : .upload, request: request) { body }
+    }
+
+    /// An upload task sending `source` as the body of `request`, suspended until `resume()`.
+    /// A file is opened when the task starts; a missing one fails the task with a ``FileError``.
+    public func uploadTask(with request: HTTPRequest, from source: UploadSource) -> DataTask {
+        makeDataTask(kind: .upload, request: request) { try source.makeBody() }
+    }
+
+    /// A download task writing the body of `request` to a file moved to `destination` at the end,
+    /// suspended until `resume()`.
+    public func downloadTask(with request: HTTPRequest, to destination: DownloadDestination) -> DownloadTask {
+        let task = makeTask(kind: .download, request: request)
+        let handle = DownloadTask(task: task, session: self)
+        let slot = handle.slot
+        let admitted = admit(task)
+        task.install(SessionTask.Hooks(
+            run: { [self] in
+                let outcome: Result<DownloadResponse, CourierError>
+                if admitted {
+                    outcome = await performDownload(request, destination: destination, task: task)
+                } else {
+                    outcome = .failure(CourierError(stage: .session, request: request, underlyingError: SessionError.invalidated))
+                }
+                task.finish(outcome.map(\.head)) { slot.resolve(outcome) }
+            },
+            abandon: { error in task.finish(.failure(error)) { slot.resolve(.failure(error)) } }
+        ))
+        return handle
+    }
+
+    // MARK: Internals
+
+    private func start(_ task: SessionTask, inlineWith request: HTTPRequest) throws(CourierError) {
+        guard admit(task) else {
+            let error = CourierError(stage: .session, request: request, underlyingError: SessionError.invalidated)
+            task.finish(.failure(error))
+            throw error
+        }
+        task.startInline()
+    }
+
+    private func makeDataTask(
+        kind: SessionTask.Kind,
+        request: HTTPRequest,
+        body: @escaping @Sendable () throws -> Body?
+    ) -> DataTask {
+        let task = makeTask(kind: kind, request: request)
+        let handle = DataTask(task: task, session: self)
+        let slot = handle.slot
+        let admitted = admit(task)
+        task.install(SessionTask.Hooks(
+            run: { [self] in
+                let outcome: Result<DataResponse, CourierError>
+                if admitted {
+                    outcome = await performData(request, body: body, task: task)
+                } else {
+                    outcome = .failure(CourierError(stage: .session, request: request, underlyingError: SessionError.invalidated))
+                }
+                task.finish(outcome.map(\.head)) { slot.resolve(outcome) }
+            },
+            abandon: { error in task.finish(.failure(error)) { slot.resolve(.failure(error)) } }
+        ))
+        return handle
+    }
+
+    /// Runs the chain and buffers the body.
+    func performData(
+        _ request: HTTPRequest,
+        body makeBody: () throws -> Body?,
+        task: SessionTask
+    ) async -> Result<DataResponse, CourierError> {
+        let body: Body?
+        do {
+            body = try makeBody()
+        } catch {
+            return .failure(CourierError.wrapping(error, stage: .requestSerialization, request: request))
+        }
+        let response: Response
+        do {
+            response = try await runChain(request, body: body, task: task)
+        } catch {
+            return .failure(error)
+        }
+        let finalRequest = response.request ?? request
+        do {
+            let data = try await response.body.collect(upTo: configuration.maximumResponseBodySize)
+            return .success(DataResponse(
+                request: finalRequest, head: response.head, data: data,
+                metrics: task.metrics ?? response.metrics, history: response.history
+            ))
+        } catch {
+            var wrapped = normalized(error, task: task, request: finalRequest)
+            if !(error is CourierError) { wrapped.stage = .responseBody }
+            wrapped.response = response.head
+            return .failure(wrapped)
+        }
+    }
+}

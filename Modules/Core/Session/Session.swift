@@ -1,0 +1,171 @@
+import Dispatch
+import FoundationEssentials
+import HTTPTypes
+import Synchronization
+
+/// Runs requests through an interceptor chain to a transport: AFNetworking's
+/// `AFURLSessionManager` and `AFHTTPSessionManager` in one type.
+///
+/// ```swift
+/// let session = Session(
+///     configuration: SessionConfiguration(baseURL: URL(string: "https://httpbin.org")),
+///     transport: CurlTransport()
+/// )
+/// let response = try await session.get("get", parameters: ["q": "courier"]).response
+/// print(response.status, response.text)
+/// ```
+/// Structured calls (``send(_:body:)``, ``data(for:body:)``) run in the caller's Swift task and
+/// are cancelled with it. Task handles (``dataTask(with:body:)``, ``uploadTask(with:from:)``,
+/// ``downloadTask(with:to:)``) start suspended, like AFNetworking's, and add `suspend()`,
+/// `resume()`, progress and completion handlers.
+public final class Session: Sendable {
+    /// The configuration, as given (the base URL normalized).
+    public let configuration: SessionConfiguration
+    /// The transport at the end of the chain.
+    public let transport: any Transport
+    /// Unique within the process.
+    public let id: UInt64
+
+    let chain: InterceptorChain
+    let completionQueue: DispatchQueue
+    let registry = TaskRegistry()
+    private static let counter = Atomic<UInt64>(0)
+
+    /// A session sending through `transport`.
+    public init(configuration: SessionConfiguration = SessionConfiguration(), transport: any Transport) {
+        var configuration = configuration
+        configuration.baseURL = configuration.baseURL.map(URLResolution.normalizedBaseURL)
+        let id = Self.counter.add(1, ordering: .relaxed).newValue
+        self.id = id
+        self.configuration = configuration
+        self.transport = transport
+        self.completionQueue = configuration.completionQueue
+            ?? DispatchQueue(label: "courier.session-\(id).completion")
+        self.chain = InterceptorChain(
+            application: configuration.interceptors,
+            retrier: configuration.retrier,
+            redirectPolicy: configuration.redirectPolicy,
+            network: configuration.networkInterceptors,
+            transport: transport
+        )
+    }
+
+    /// The normalized base URL.
+    public var baseURL: URL? { configuration.baseURL }
+
+    /// The tasks still running or waiting to be resumed.
+    public var tasks: [SessionTask] { registry.tasks }
+
+    /// Stops taking new tasks. With `cancelingTasks`, cancels the live ones; otherwise lets them
+    /// finish (AFNetworking's `invalidateSessionCancelingTasks:`).
+    public func invalidate(cancelingTasks: Bool) {
+        let live = registry.invalidate()
+        guard cancelingTasks else { return }
+        for task in live { task.cancel() }
+    }
+
+    /// True after ``invalidate(cancelingTasks:)``.
+    public var isInvalidated: Bool { registry.isInvalidated }
+
+    // MARK: Building requests
+
+    /// A request for `path` resolved against the base URL, with the session's header fields
+    /// overridden by `headers`.
+    public func makeRequest(
+        _ method: HTTPRequest.Method,
+        _ path: String,
+        headers: HTTPFields = [:]
+    ) throws(CourierError) -> HTTPRequest {
+        let url: URL
+        do {
+            url = try URLResolution.resolve(path, against: configuration.baseURL)
+        } catch {
+            throw CourierError(stage: .requestSerialization, underlyingError: error)
+        }
+        return HTTPRequest(method: method, url: url, headerFields: configuration.headers.overridden(by: headers))
+    }
+
+    /// `request` and its body after the session's request serializer applied `parameters`.
+    public func serialize(_ request: HTTPRequest, parameters: Parameters?) throws(CourierError) -> SerializedRequest {
+        guard let serializer = configuration.requestSerializer else {
+            guard parameters == nil else {
+                throw CourierError(
+                    stage: .requestSerialization, request: request,
+                    underlyingError: InvalidRequestError(
+                        .noRequestSerializer, input: "\(request.method) \(request.path ?? "")",
+                        detail: "parameters were given but the session has no request serializer; set SessionConfiguration.requestSerializer (CourierRequestSerialization has AFNetworking's)"
+                    )
+                )
+            }
+            return SerializedRequest(request: request, body: nil)
+        }
+        do {
+            return try serializer.serialize(request, parameters: parameters)
+        } catch {
+            throw CourierError.wrapping(error, stage: .requestSerialization, request: request)
+        }
+    }
+
+    /// Applies `serializer` to a buffered response, wrapping its error with the exchange.
+    func serialize<Serializer: ResponseSerializer>(
+        _ response: DataResponse,
+        with serializer: Serializer
+    ) throws(CourierError) -> Serializer.Value {
+        do {
+            return try serializer.serialize(response)
+        } catch {
+            throw CourierError.wrapping(
+                error, stage: .responseSerialization, request: response.request,
+                response: response.head, responseBody: response.data
+            )
+        }
+    }
+
+    // MARK: Task plumbing
+
+    func makeTask(kind: SessionTask.Kind, request: HTTPRequest) -> SessionTask {
+        var listener: any EventListener = configuration.eventListener ?? SilentEventListener()
+        if let factory = configuration.eventListenerFactory {
+            listener = listener + factory(request)
+        }
+        let registry = self.registry
+        let task = SessionTask(
+            kind: kind, request: request, sessionID: id, listener: listener,
+            onFinish: { registry.remove($0) }
+        )
+        return task
+    }
+
+    /// Registers a new task and reports its creation; false once the session is invalidated.
+    func admit(_ task: SessionTask) -> Bool {
+        let admitted = registry.register(task)
+        task.listener.taskCreated(task)
+        return admitted
+    }
+
+    func makeContext(for task: SessionTask) -> RequestContext {
+        RequestContext(task: task, timeouts: configuration.timeouts, trustEvaluator: configuration.trustEvaluator)
+    }
+
+    /// Runs the chain for `task`, turning every failure into a `CourierError` and every failure
+    /// of a cancelled task into a cancellation.
+    func runChain(_ request: HTTPRequest, body: Body?, task: SessionTask) async throws(CourierError) -> Response {
+        do {
+            var response = try await chain.run(request, body: body, context: makeContext(for: task))
+            if response.request == nil { response.request = task.currentRequest }
+            return response
+        } catch {
+            throw normalized(error, task: task, request: request)
+        }
+    }
+
+    func normalized(_ error: any Error, task: SessionTask, request: HTTPRequest) -> CourierError {
+        var wrapped = CourierError.wrapping(error, stage: .transport, request: request)
+        if task.control.isCancelled || Task.isCancelled, !wrapped.isCancellation {
+            wrapped.underlyingError = CancellationError()
+        }
+        return wrapped
+    }
+
+    static let invalidatedError = SessionError.invalidated
+}

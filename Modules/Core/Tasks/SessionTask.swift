@@ -1,0 +1,264 @@
+import Dispatch
+import FoundationEssentials
+import HTTPTypes
+import Synchronization
+
+/// One request's life inside a session: its identity, state, progress and controls.
+///
+/// Every call a session runs has one, whether it came from a task handle (``DataTask``,
+/// ``DownloadTask``) or from a structured call such as ``Session/data(for:body:)``; listeners
+/// receive it with every event. `resume()`, `suspend()` and `cancel()` are safe from any thread.
+public final class SessionTask: Sendable, Hashable, Identifiable, CustomStringConvertible {
+    /// What kind of work a task does.
+    public enum Kind: Sendable, Hashable {
+        /// Response body into memory.
+        case data
+        /// Request body from data, a file or a stream; response body into memory.
+        case upload
+        /// Response body into a file.
+        case download
+    }
+
+    /// Unique within the process.
+    public let id: UInt64
+    /// The kind.
+    public let kind: Kind
+    /// The request as the session built it, before interceptors and redirects.
+    public let originalRequest: HTTPRequest
+    /// The identity of the session that made the task.
+    public let sessionID: UInt64
+
+    let listener: any EventListener
+    let control = TransferControl(state: .running)
+
+    struct Hooks: Sendable {
+        let run: @Sendable () async -> Void
+        let abandon: @Sendable (CourierError) -> Void
+    }
+
+    private struct ProgressHandler {
+        let queue: DispatchQueue
+        let handler: @Sendable (TransferProgress) -> Void
+    }
+
+    private struct Storage {
+        var machine = TaskStateMachine()
+        var hooks: Hooks?
+        var runner: Task<Void, Never>?
+        var currentRequest: HTTPRequest
+        var response: HTTPResponse?
+        var uploadProgress = TransferProgress.zero
+        var downloadProgress = TransferProgress.zero
+        var metrics: TransferMetrics?
+        var error: CourierError?
+        var taskDescription: String?
+        var uploadHandlers: [ProgressHandler] = []
+        var downloadHandlers: [ProgressHandler] = []
+        var onFinish: (@Sendable (SessionTask) -> Void)?
+    }
+
+    private let storage: Mutex<Storage>
+    private static let counter = Atomic<UInt64>(0)
+
+    init(
+        kind: Kind,
+        request: HTTPRequest,
+        sessionID: UInt64,
+        listener: any EventListener,
+        onFinish: (@Sendable (SessionTask) -> Void)?
+    ) {
+        self.id = Self.counter.add(1, ordering: .relaxed).newValue
+        self.kind = kind
+        self.originalRequest = request
+        self.sessionID = sessionID
+        self.listener = listener
+        self.storage = Mutex(Storage(currentRequest: request, onFinish: onFinish))
+    }
+
+    // MARK: State
+
+    /// The current state.
+    public var state: TaskState { storage.withLock { $0.machine.state } }
+    /// The request on the wire now: after interceptors, the latest redirect hop.
+    public var currentRequest: HTTPRequest { storage.withLock { $0.currentRequest } }
+    /// The latest response head, once one arrived.
+    public var response: HTTPResponse? { storage.withLock { $0.response } }
+    /// Request body progress; the total falls back to the request's `Content-Length`.
+    public var uploadProgress: TransferProgress { storage.withLock { $0.uploadProgress } }
+    /// Response body progress; the total is the response's `Content-Length` when known.
+    public var downloadProgress: TransferProgress { storage.withLock { $0.downloadProgress } }
+    /// The metrics of the latest exchange, when the transport measured it.
+    public var metrics: TransferMetrics? { storage.withLock { $0.metrics } }
+    /// The error the task failed with, once it failed.
+    public var error: CourierError? { storage.withLock { $0.error } }
+    /// A label of your choosing (AFNetworking's `taskDescription`).
+    public var taskDescription: String? {
+        get { storage.withLock { $0.taskDescription } }
+        set { storage.withLock { $0.taskDescription = newValue } }
+    }
+
+    // MARK: Controls
+
+    /// Starts the task, or continues it after `suspend()`. Does nothing when running or done.
+    public func resume() {
+        let (action, run) = storage.withLock { storage -> (TaskStateMachine.ResumeAction, (@Sendable () async -> Void)?) in
+            let action = storage.machine.resume()
+            guard action == .start else { return (action, nil) }
+            let run = storage.hooks?.run
+            storage.hooks = nil
+            return (action, run)
+        }
+        switch action {
+        case .none:
+            return
+        case .unpause:
+            control.transition(to: .running)
+            listener.taskResumed(self)
+        case .start:
+            listener.taskResumed(self)
+            guard let run else { return }
+            let runner = Task { await run() }
+            storage.withLock { storage in
+                if storage.machine.phase != .completed { storage.runner = runner }
+            }
+        }
+    }
+
+    /// Pauses the transfer: no bytes move until `resume()`. Does nothing unless running.
+    public func suspend() {
+        let action = storage.withLock { $0.machine.suspend() }
+        guard action == .pause else { return }
+        control.transition(to: .suspended)
+        listener.taskSuspended(self)
+    }
+
+    /// Cancels the task, even while suspended; it completes with a cancellation error.
+    public func cancel() {
+        let (action, hooks, runner) = storage.withLock { storage -> (TaskStateMachine.CancelAction, Hooks?, Task<Void, Never>?) in
+            let action = storage.machine.cancel()
+            let hooks = storage.hooks
+            if action == .abandon { storage.hooks = nil }
+            return (action, hooks, storage.runner)
+        }
+        guard action != .none else { return }
+        listener.taskCancelled(self)
+        control.transition(to: .cancelled)
+        switch action {
+        case .abandon:
+            hooks?.abandon(CourierError(stage: .session, request: originalRequest, underlyingError: CancellationError()))
+        case .abort:
+            runner?.cancel()
+        case .none:
+            break
+        }
+    }
+
+    /// Registers a handler for upload progress, called on `queue` (a global queue by default).
+    public func onUploadProgress(queue: DispatchQueue = .global(), _ handler: @escaping @Sendable (TransferProgress) -> Void) {
+        storage.withLock { $0.uploadHandlers.append(ProgressHandler(queue: queue, handler: handler)) }
+    }
+
+    /// Registers a handler for download progress, called on `queue` (a global queue by default).
+    public func onDownloadProgress(queue: DispatchQueue = .global(), _ handler: @escaping @Sendable (TransferProgress) -> Void) {
+        storage.withLock { $0.downloadHandlers.append(ProgressHandler(queue: queue, handler: handler)) }
+    }
+
+    // MARK: Lifecycle plumbing for the session
+
+    /// False until the first `resume()` (or an inline start).
+    var hasStarted: Bool { storage.withLock { $0.machine.phase != .notStarted } }
+
+    func install(_ hooks: Hooks) {
+        storage.withLock { $0.hooks = hooks }
+    }
+
+    /// Marks a task that a structured call runs inline as running.
+    func startInline() {
+        let started = storage.withLock { $0.machine.startInline() }
+        if started { listener.taskResumed(self) }
+    }
+
+    /// Ends the task: state `.completed`, then `resolve` (handing out the result), then the final
+    /// event. Only the first call has an effect.
+    func finish(_ outcome: Result<HTTPResponse, CourierError>, resolve: () -> Void = {}) {
+        let onFinish = storage.withLock { storage -> (@Sendable (SessionTask) -> Void)?? in
+            guard storage.machine.complete() else { return .none }
+            storage.runner = nil
+            storage.hooks = nil
+            if case .failure(let error) = outcome { storage.error = error }
+            let onFinish = storage.onFinish
+            storage.onFinish = nil
+            return .some(onFinish)
+        }
+        guard let onFinish else { return }
+        onFinish?(self)
+        resolve()
+        switch outcome {
+        case .success(let head): listener.taskCompleted(self, response: head)
+        case .failure(let error): listener.taskFailed(self, error: error)
+        }
+    }
+
+    func recordRequestSent(_ request: HTTPRequest) {
+        storage.withLock { storage in
+            storage.currentRequest = request
+            if storage.uploadProgress.total == nil,
+               let length = request.headerFields[.contentLength].flatMap({ Int64($0) }) {
+                storage.uploadProgress.total = length
+            }
+        }
+        listener.requestSent(self, request: request)
+    }
+
+    func recordResponseHead(_ response: HTTPResponse) {
+        storage.withLock { storage in
+            storage.response = response
+            let length = response.headerFields[.contentLength].flatMap { Int64($0) }
+            storage.downloadProgress = TransferProgress(completed: 0, total: length)
+        }
+        listener.responseHeadReceived(self, response: response)
+    }
+
+    func recordUploadProgress(_ progress: TransferProgress) {
+        let (value, handlers) = storage.withLock { storage -> (TransferProgress, [ProgressHandler]) in
+            storage.uploadProgress.completed = progress.completed
+            if let total = progress.total { storage.uploadProgress.total = total }
+            return (storage.uploadProgress, storage.uploadHandlers)
+        }
+        listener.uploadProgress(self, progress: value)
+        for entry in handlers { entry.queue.async { entry.handler(value) } }
+    }
+
+    func recordDownloadProgress(_ progress: TransferProgress) {
+        let (value, handlers) = storage.withLock { storage -> (TransferProgress, [ProgressHandler]) in
+            storage.downloadProgress.completed = progress.completed
+            if let total = progress.total { storage.downloadProgress.total = total }
+            return (storage.downloadProgress, storage.downloadHandlers)
+        }
+        listener.downloadProgress(self, progress: value)
+        for entry in handlers { entry.queue.async { entry.handler(value) } }
+    }
+
+    func recordMetrics(_ metrics: TransferMetrics) {
+        storage.withLock { $0.metrics = metrics }
+        listener.metricsCollected(self, metrics: metrics)
+    }
+
+    func recordRedirect(from response: HTTPResponse, to request: HTTPRequest) {
+        storage.withLock { storage in
+            storage.currentRequest = request
+            storage.uploadProgress = .zero
+        }
+        listener.redirecting(self, response: response, to: request)
+    }
+
+    // MARK: Identity
+
+    public static func == (lhs: SessionTask, rhs: SessionTask) -> Bool { lhs === rhs }
+    public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
+
+    /// e.g. `SessionTask #3 (data, running) GET http://…`.
+    public var description: String {
+        "SessionTask #\(id) (\(kind), \(state)) \(originalRequest.method) \(originalRequest.url?.absoluteString ?? "")"
+    }
+}

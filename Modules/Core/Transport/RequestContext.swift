@@ -1,0 +1,57 @@
+import HTTPTypes
+
+/// What a transport and the interceptors know about the task an exchange belongs to, and how
+/// they report back to it.
+///
+/// The reporting methods feed the task's progress values and its ``EventListener``; call them
+/// from any thread, in the order things happen.
+public final class RequestContext: Sendable {
+    /// The task.
+    public let task: SessionTask
+    /// Running, suspended or cancelled: a transport pauses and aborts by it.
+    public var control: TransferControl { task.control }
+    /// Time limits for each exchange.
+    public let timeouts: Timeouts
+    /// Evaluates the TLS server during the handshake; `nil` means the transport's own
+    /// verification against the system's trust store.
+    public let trustEvaluator: (any ServerTrustEvaluator)?
+
+    init(task: SessionTask, timeouts: Timeouts, trustEvaluator: (any ServerTrustEvaluator)?) {
+        self.task = task
+        self.timeouts = timeouts
+        self.trustEvaluator = trustEvaluator
+    }
+
+    /// The request head went out (body may still be streaming).
+    public func requestSent(_ request: HTTPRequest) {
+        task.recordRequestSent(request)
+    }
+
+    /// The response head arrived.
+    public func responseHeadReceived(_ response: HTTPResponse) {
+        task.recordResponseHead(response)
+    }
+
+    /// Request body bytes were really sent.
+    public func uploadProgress(_ progress: TransferProgress) {
+        task.recordUploadProgress(progress)
+    }
+
+    /// Response body bytes were really received.
+    public func downloadProgress(_ progress: TransferProgress) {
+        task.recordDownloadProgress(progress)
+    }
+
+    /// The exchange was measured.
+    public func metricsCollected(_ metrics: TransferMetrics) {
+        task.recordMetrics(metrics)
+    }
+
+    func redirecting(from response: HTTPResponse, to request: HTTPRequest) {
+        task.recordRedirect(from: response, to: request)
+    }
+
+    func retrying(attempt: Int, delay: Duration) {
+        task.listener.retrying(task, attempt: attempt, delay: delay)
+    }
+}

@@ -1,0 +1,57 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+/// Courier: a modular HTTP client SDK for Swift on Linux.
+///
+/// Every module is its own library product, so a consumer links only what it names.
+/// Module sources live under `Modules/<Module>/`, unit tests under `Tests/<Module>Tests/`.
+let strictSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+]
+
+let package = Package(
+    name: "Courier",
+    platforms: [.macOS(.v15)],
+    products: [
+        .library(name: "CourierCore", targets: ["CourierCore"]),
+        .library(name: "CourierTesting", targets: ["CourierTesting"]),
+        .library(name: "Courier", targets: ["Courier"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+    ],
+    targets: [
+        .target(
+            name: "CourierCore",
+            dependencies: [.product(name: "HTTPTypes", package: "swift-http-types")],
+            path: "Modules/Core",
+            swiftSettings: strictSettings
+        ),
+        .target(
+            name: "CourierTesting",
+            dependencies: ["CourierCore"],
+            path: "Modules/Testing",
+            swiftSettings: strictSettings
+        ),
+        .target(
+            name: "Courier",
+            dependencies: ["CourierCore"],
+            path: "Modules/Courier",
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "CourierCoreTests",
+            dependencies: ["CourierCore", "CourierTesting", "Courier"],
+            path: "Tests/CoreTests",
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "CourierTestingTests",
+            dependencies: ["CourierCore", "CourierTesting"],
+            path: "Tests/TestingTests",
+            swiftSettings: strictSettings
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)
