@@ -178,8 +178,9 @@ public final class SessionTask: Sendable, Hashable, Identifiable, CustomStringCo
         if started { listener.taskResumed(self) }
     }
 
-    /// Ends the task: state `.completed`, then `resolve` (handing out the result), then the final
-    /// event. Only the first call has an effect.
+    /// Ends the task: state `.completed`, then the final event, then `resolve` (handing out the
+    /// result), so the event happens before any awaiting caller resumes. Only the first call has
+    /// an effect.
     func finish(_ outcome: Result<HTTPResponse, CourierError>, resolve: () -> Void = {}) {
         let onFinish = storage.withLock { storage -> (@Sendable (SessionTask) -> Void)?? in
             guard storage.machine.complete() else { return .none }
@@ -192,11 +193,11 @@ public final class SessionTask: Sendable, Hashable, Identifiable, CustomStringCo
         }
         guard let onFinish else { return }
         onFinish?(self)
-        resolve()
         switch outcome {
         case .success(let head): listener.taskCompleted(self, response: head)
         case .failure(let error): listener.taskFailed(self, error: error)
         }
+        resolve()
     }
 
     func recordRequestSent(_ request: HTTPRequest) {

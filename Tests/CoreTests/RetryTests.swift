@@ -1,0 +1,97 @@
+import CourierCore
+import CourierTesting
+import FoundationEssentials
+import HTTPTypes
+import Testing
+
+@Suite("Retry")
+struct RetryTests {
+    func attempt(_ method: HTTPRequest.Method = .get, number: Int = 1, status: Int? = nil, transport: TransportError.Code? = nil, headers: HTTPFields = [:]) -> RetryAttempt {
+        let response = status.map { HTTPResponse(status: .init(code: $0), headerFields: headers) }
+        let error = transport.map { CourierError(stage: .transport, underlyingError: TransportError($0, message: "x")) }
+        return RetryAttempt(request: mockRequest(method), number: number, response: response, error: error)
+    }
+
+    @Test func policyHasAlamofiresDefaults() async {
+        let policy = RetryPolicy()
+        #expect(policy.retryLimit == 2)
+        #expect(policy.retryableMethods == [.delete, .get, .head, .options, .put, .trace])
+        #expect(policy.retryableStatusCodes == [408, 500, 502, 503, 504])
+        #expect(await policy.decision(for: attempt(status: 503)) == .retry(after: .milliseconds(500)))
+        #expect(await policy.decision(for: attempt(number: 2, status: 503)) == .retry(after: .seconds(1)))
+        #expect(await policy.decision(for: attempt(number: 3, status: 503)) == .doNotRetry)
+    }
+
+    @Test func policyRetriesOnlyIdempotentMethodsAndTransientFailures() async {
+        let policy = RetryPolicy()
+        #expect(await policy.decision(for: attempt(.post, status: 503)) == .doNotRetry)
+        #expect(await policy.decision(for: attempt(status: 404)) == .doNotRetry)
+        #expect(await policy.decision(for: attempt(status: 200)) == .doNotRetry)
+        #expect(await policy.decision(for: attempt(transport: .connectionLost)) == .retry(after: .milliseconds(500)))
+        #expect(await policy.decision(for: attempt(transport: .tlsFailure)) == .doNotRetry)
+    }
+
+    @Test func policyHonoursRetryAfterWithinItsCap() async {
+        let policy = RetryPolicy(retryableStatusCodes: [429, 503], maximumRetryAfter: .seconds(10))
+        #expect(await policy.decision(for: attempt(status: 429, headers: [.retryAfter: "3"])) == .retry(after: .seconds(3)))
+        #expect(await policy.decision(for: attempt(status: 503, headers: [.retryAfter: "120"])) == .retry(after: .seconds(10)))
+        #expect(await policy.decision(for: attempt(status: 503, headers: [.retryAfter: "soon"])) == .retry(after: .milliseconds(500)))
+    }
+
+    @Test func jitterStaysWithinItsFraction() async {
+        let policy = RetryPolicy(jitter: 0.5)
+        for _ in 0..<50 {
+            guard case .retry(let delay) = await policy.decision(for: attempt(status: 500)) else {
+                Issue.record("expected a retry"); return
+            }
+            #expect(delay >= .milliseconds(500) && delay <= .milliseconds(750))
+        }
+    }
+
+    @Test func stageRetriesUntilSuccessAndReportsEachRetry() async throws {
+        let transport = MockTransport(sequence: [.status(.serviceUnavailable), .status(.badGateway), .text("ok")])
+        let (session, recorder) = recordingSession(transport) {
+            $0.retrier = RetryPolicy(exponentialBackoffScale: 0.001)
+        }
+        let response = try await session.data(for: mockRequest())
+        #expect(response.text == "ok")
+        #expect(transport.requests.count == 3)
+        #expect(recorder.events(of: .retrying).compactMap { $0.retry?.attempt } == [2, 3])
+    }
+
+    @Test func stageReturnsTheLastResponseWhenRetriesRunOut() async throws {
+        let transport = MockTransport(always: .status(.serviceUnavailable))
+        let session = Session(configuration: SessionConfiguration(retrier: RetryPolicy(exponentialBackoffScale: 0.001)), transport: transport)
+        let response = try await session.data(for: mockRequest())
+        #expect(response.status == .serviceUnavailable)
+        #expect(transport.requests.count == 3)
+    }
+
+    @Test func stageReplaysAReplayableBodyIdentically() async throws {
+        let transport = MockTransport(sequence: [.failure(TransportError(.connectionLost, message: "reset")), .text("ok")])
+        let session = Session(configuration: SessionConfiguration(retrier: RetryPolicy(exponentialBackoffScale: 0.001)), transport: transport)
+        _ = try await session.data(for: mockRequest(.put, "/p"), body: Body("same bytes"))
+        #expect(transport.requests.map(\.text) == ["same bytes", "same bytes"])
+    }
+
+    @Test func stageNeverReplaysASinglePassBody() async throws {
+        let transport = MockTransport(always: .status(.serviceUnavailable))
+        let session = Session(configuration: SessionConfiguration(retrier: RetryPolicy(exponentialBackoffScale: 0.001)), transport: transport)
+        let (body, writer) = Body.makeStream()
+        writer.yield(Data("once".utf8))
+        writer.finish()
+        let response = try await session.data(for: mockRequest(.put, "/p"), body: body)
+        #expect(response.status == .serviceUnavailable)
+        #expect(transport.requests.count == 1)
+    }
+
+    @Test func cancellationIsNeverRetried() async throws {
+        let transport = MockTransport(always: .text("slow", delay: .seconds(30)))
+        let (session, recorder) = recordingSession(transport) { $0.retrier = RetryPolicy(retryableTransportErrors: [.timedOut, .other]) }
+        let task = session.dataTask(with: mockRequest()).resume()
+        #expect(await eventually { recorder.events(of: .requestSent).count == 1 })
+        task.cancel()
+        await #expect { _ = try await task.response } throws: { ($0 as? CourierError)?.isCancellation == true }
+        #expect(transport.requests.count == 1)
+    }
+}

@@ -1,0 +1,50 @@
+import CourierCore
+import CourierTesting
+import FoundationEssentials
+import HTTPTypes
+import Synchronization
+
+/// A request to the mock host.
+func mockRequest(_ method: HTTPRequest.Method = .get, _ path: String = "/", headers: HTTPFields = [:]) -> HTTPRequest {
+    HTTPRequest(method: method, scheme: "http", authority: "mock.test", path: path, headerFields: headers)
+}
+
+/// A session over `transport` recording its events.
+func recordingSession(
+    _ transport: any Transport,
+    configure: (inout SessionConfiguration) -> Void = { _ in }
+) -> (Session, RecordingEventListener) {
+    let recorder = RecordingEventListener()
+    var configuration = SessionConfiguration(eventListener: recorder)
+    configure(&configuration)
+    return (Session(configuration: configuration, transport: transport), recorder)
+}
+
+/// Polls `condition` until it holds or `timeout` passes; returns whether it held.
+func eventually(timeout: Duration = .seconds(5), _ condition: @Sendable () -> Bool) async -> Bool {
+    let clock = ContinuousClock()
+    let deadline = clock.now + timeout
+    while clock.now < deadline {
+        if condition() { return true }
+        try? await Task.sleep(for: .milliseconds(2))
+    }
+    return condition()
+}
+
+/// A value several threads can set.
+final class Box<Value: Sendable>: Sendable {
+    private let storage: Mutex<Value>
+    init(_ value: Value) { storage = Mutex(value) }
+    var value: Value {
+        get { storage.withLock { $0 } }
+        set { storage.withLock { $0 = newValue } }
+    }
+    func update(_ body: (inout Value) -> Void) { storage.withLock { body(&$0) } }
+}
+
+/// A fresh temporary directory.
+func temporaryDirectory() throws -> URL {
+    let url = FileManager.default.temporaryDirectory.appending(path: "courier-tests-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    return url
+}
