@@ -1,7 +1,6 @@
 import CourierCore
 import FoundationEssentials
 import HTTPTypes
-import Synchronization
 
 /// An in-memory ``CourierCore/Transport`` you script: the `EmbeddedChannel` of Courier, for
 /// testing interceptors, serializers, listeners and your own code without a network.
@@ -24,7 +23,7 @@ public final class MockTransport: Transport {
     public typealias Responder = @Sendable (MockRequest) async throws -> MockResponse
 
     private let responder: Responder
-    private let recorded = Mutex<[MockRequest]>([])
+    private let recorded = Locked<[MockRequest]>([])
     /// The largest request body the transport reads.
     public var maximumRequestBodySize: Int { 256 * 1024 * 1024 }
 
@@ -41,7 +40,7 @@ public final class MockTransport: Transport {
     /// A transport answering requests with `responses` in order; once they run out it fails
     /// with ``TransportError/Code/other``.
     public convenience init(sequence responses: [MockResponse]) {
-        let queue = Mutex(responses[...])
+        let queue = Locked(responses[...])
         self.init { request in
             guard let next = queue.withLock({ $0.popFirst() }) else {
                 throw TransportError(.other, message: "MockTransport ran out of scripted responses at \(request.method) \(request.path)")

@@ -1,7 +1,6 @@
 import CourierCore
 import FoundationEssentials
 import HTTPTypes
-import Synchronization
 
 /// An ``CourierCore/EventListener`` that keeps every event, for assertions on order and content.
 ///
@@ -13,12 +12,12 @@ import Synchronization
 ///                               "downloadProgress", "metricsCollected", "taskCompleted"])
 /// ```
 public final class RecordingEventListener: EventListener {
-    private let recorded: EventLog
+    private let recorded: Locked<[TaskEvent]>
     private let forwarder: EventForwarder
 
     /// A recorder with nothing recorded.
     public init() {
-        let log = EventLog()
+        let log = Locked<[TaskEvent]>([])
         recorded = log
         forwarder = EventForwarder { event in log.withLock { $0.append(event) } }
     }
@@ -66,11 +65,3 @@ public final class RecordingEventListener: EventListener {
     public func taskFailed(_ task: SessionTask, error: CourierError) { forwarder.taskFailed(task, error: error) }
 }
 
-/// The recorder's storage, a class so the forwarding closure can share it.
-private final class EventLog: Sendable {
-    private let events = Mutex<[TaskEvent]>([])
-
-    func withLock<Result>(_ body: (inout [TaskEvent]) -> Result) -> Result {
-        events.withLock { body(&$0) }
-    }
-}

@@ -2,7 +2,6 @@ import CourierCore
 import CourierTesting
 import FoundationEssentials
 import HTTPTypes
-import Synchronization
 
 /// A request to the mock host.
 func mockRequest(_ method: HTTPRequest.Method = .get, _ path: String = "/", headers: HTTPFields = [:]) -> HTTPRequest {
@@ -33,8 +32,8 @@ func eventually(timeout: Duration = .seconds(5), _ condition: @Sendable () -> Bo
 
 /// A value several threads can set.
 final class Box<Value: Sendable>: Sendable {
-    private let storage: Mutex<Value>
-    init(_ value: Value) { storage = Mutex(value) }
+    private let storage: Locked<Value>
+    init(_ value: Value) { storage = Locked(value) }
     var value: Value {
         get { storage.withLock { $0 } }
         set { storage.withLock { $0 = newValue } }

@@ -1,4 +1,3 @@
-import Synchronization
 
 /// The session's live tasks, so `invalidate(cancelingTasks:)` can reach them. A task leaves when
 /// it finishes.
@@ -8,7 +7,7 @@ final class TaskRegistry: Sendable {
         var tasks: [UInt64: SessionTask] = [:]
     }
 
-    private let storage = Mutex(Storage())
+    private let storage = Locked(Storage())
 
     /// Adds a task; false once the session is invalidated.
     func register(_ task: SessionTask) -> Bool {

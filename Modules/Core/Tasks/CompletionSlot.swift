@@ -1,5 +1,4 @@
 import Dispatch
-import Synchronization
 
 /// Holds a task's result once, for any number of awaiting callers and completion handlers
 /// (delivered on their queue, inside their `DispatchGroup`).
@@ -18,7 +17,7 @@ final class CompletionSlot<Value: Sendable>: Sendable {
         var handlers: [Handler] = []
     }
 
-    private let storage = Mutex(Storage())
+    private let storage = Locked(Storage())
 
     /// The result, once there is one.
     var outcome: Outcome? { storage.withLock { $0.outcome } }

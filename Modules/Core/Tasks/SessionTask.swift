@@ -57,7 +57,7 @@ public final class SessionTask: Sendable, Hashable, Identifiable, CustomStringCo
         var onFinish: (@Sendable (SessionTask) -> Void)?
     }
 
-    private let storage: Mutex<Storage>
+    private let storage: Locked<Storage>
     private static let counter = Atomic<UInt64>(0)
 
     init(
@@ -72,7 +72,7 @@ public final class SessionTask: Sendable, Hashable, Identifiable, CustomStringCo
         self.originalRequest = request
         self.sessionID = sessionID
         self.listener = listener
-        self.storage = Mutex(Storage(currentRequest: request, onFinish: onFinish))
+        self.storage = Locked(Storage(currentRequest: request, onFinish: onFinish))
     }
 
     // MARK: State

@@ -1,5 +1,4 @@
 import Dispatch
-import Synchronization
 
 /// The switch a task holds over its transfers: running, suspended or cancelled.
 ///
@@ -32,11 +31,11 @@ public final class TransferControl: Sendable {
         var nextID: UInt64 = 0
     }
 
-    private let storage: Mutex<Storage>
+    private let storage: Locked<Storage>
 
     /// A control in the given state (a new task's transfers start `.running`).
     public init(state: State = .running) {
-        storage = Mutex(Storage(state: state))
+        storage = Locked(Storage(state: state))
     }
 
     /// The current state.
