@@ -220,4 +220,26 @@ struct SessionTests {
         #expect(pieces == 5)
         #expect(response.request?.path == "/")
     }
+
+    @Test func onlyStartedTasksAreTracked() async throws {
+        let session = Session(transport: MockTransport(always: .text("x", delay: .milliseconds(200))))
+        let idle = session.dataTask(with: mockRequest())
+        #expect(session.tasks.isEmpty)
+        let running = session.dataTask(with: mockRequest()).resume()
+        #expect(session.tasks == [running.task])
+        _ = try await running.response
+        #expect(session.tasks.isEmpty)
+        #expect(idle.state == .suspended)
+    }
+
+    @Test func cancellingTheSwiftTaskAwaitingAHandleCancelsIt() async throws {
+        let (session, recorder) = recordingSession(MockTransport(always: .text("late", delay: .seconds(30))))
+        let handle = session.dataTask(with: mockRequest())
+        let waiter = Task { try await handle.response }
+        #expect(await eventually { recorder.names().contains("requestSent") })
+        waiter.cancel()
+        await #expect { _ = try await waiter.value } throws: { ($0 as? CourierError)?.isCancellation == true }
+        #expect(handle.state == .completed)
+        #expect(recorder.names().suffix(2) == ["taskCancelled", "taskFailed"])
+    }
 }

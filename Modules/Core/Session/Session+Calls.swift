@@ -45,15 +45,11 @@ extension Session {
         let task = makeTask(kind: .download, request: request)
         let handle = DownloadTask(task: task, session: self)
         let slot = handle.slot
-        let admitted = admit(task)
         task.install(SessionTask.Hooks(
-            run: { [self] in
-                let outcome: Result<DownloadResponse, CourierError>
-                if admitted {
-                    outcome = await performDownload(request, destination: destination, task: task)
-                } else {
-                    outcome = .failure(CourierError(stage: .session, request: request, underlyingError: SessionError.invalidated))
-                }
+            run: { [self] admitted in
+                let outcome: Result<DownloadResponse, CourierError> = admitted
+                    ? await performDownload(request, destination: destination, task: task)
+                    : .failure(.invalidated(request))
                 task.finish(outcome.map(\.head)) { slot.resolve(outcome) }
             },
             abandon: { error in task.finish(.failure(error)) { slot.resolve(.failure(error)) } }
@@ -64,12 +60,11 @@ extension Session {
     // MARK: Internals
 
     private func start(_ task: SessionTask, inlineWith request: HTTPRequest) throws(CourierError) {
-        guard admit(task) else {
-            let error = CourierError(stage: .session, request: request, underlyingError: SessionError.invalidated)
+        guard task.startInline() else {
+            let error = CourierError.invalidated(request)
             task.finish(.failure(error))
             throw error
         }
-        task.startInline()
     }
 
     private func makeDataTask(
@@ -80,15 +75,11 @@ extension Session {
         let task = makeTask(kind: kind, request: request)
         let handle = DataTask(task: task, session: self)
         let slot = handle.slot
-        let admitted = admit(task)
         task.install(SessionTask.Hooks(
-            run: { [self] in
-                let outcome: Result<DataResponse, CourierError>
-                if admitted {
-                    outcome = await performData(request, body: body, task: task)
-                } else {
-                    outcome = .failure(CourierError(stage: .session, request: request, underlyingError: SessionError.invalidated))
-                }
+            run: { [self] admitted in
+                let outcome: Result<DataResponse, CourierError> = admitted
+                    ? await performData(request, body: body, task: task)
+                    : .failure(.invalidated(request))
                 task.finish(outcome.map(\.head)) { slot.resolve(outcome) }
             },
             abandon: { error in task.finish(.failure(error)) { slot.resolve(.failure(error)) } }

@@ -131,16 +131,13 @@ public final class Session: Sendable {
         let registry = self.registry
         let task = SessionTask(
             kind: kind, request: request, sessionID: id, listener: listener,
+            admit: { registry.register($0) },
             onFinish: { registry.remove($0) }
         )
+        // Tasks join the registry only when they start (admit), so a handle that is never
+        // resumed leaks nothing.
+        listener.taskCreated(task)
         return task
-    }
-
-    /// Registers a new task and reports its creation; false once the session is invalidated.
-    func admit(_ task: SessionTask) -> Bool {
-        let admitted = registry.register(task)
-        task.listener.taskCreated(task)
-        return admitted
     }
 
     func makeContext(for task: SessionTask) -> RequestContext {
@@ -167,5 +164,11 @@ public final class Session: Sendable {
         return wrapped
     }
 
-    static let invalidatedError = SessionError.invalidated
+}
+
+extension CourierError {
+    /// The error of a call refused by an invalidated session.
+    static func invalidated(_ request: HTTPRequest) -> CourierError {
+        CourierError(stage: .session, request: request, underlyingError: SessionError.invalidated)
+    }
 }

@@ -31,8 +31,10 @@ public final class SessionTask: Sendable, Hashable, Identifiable, CustomStringCo
     let listener: any EventListener
     let control = TransferControl(state: .running)
 
+    /// What the session gives a task handle to run: `run` receives whether the session admitted
+    /// the task when it was resumed (false once the session is invalidated).
     struct Hooks: Sendable {
-        let run: @Sendable () async -> Void
+        let run: @Sendable (_ admitted: Bool) async -> Void
         let abandon: @Sendable (CourierError) -> Void
     }
 
@@ -55,6 +57,7 @@ public final class SessionTask: Sendable, Hashable, Identifiable, CustomStringCo
         var uploadHandlers: [ProgressHandler] = []
         var downloadHandlers: [ProgressHandler] = []
         var onFinish: (@Sendable (SessionTask) -> Void)?
+        var admit: (@Sendable (SessionTask) -> Bool)?
     }
 
     private let storage: Locked<Storage>
@@ -65,6 +68,7 @@ public final class SessionTask: Sendable, Hashable, Identifiable, CustomStringCo
         request: HTTPRequest,
         sessionID: UInt64,
         listener: any EventListener,
+        admit: (@Sendable (SessionTask) -> Bool)?,
         onFinish: (@Sendable (SessionTask) -> Void)?
     ) {
         self.id = Self.counter.add(1, ordering: .relaxed).newValue
@@ -72,7 +76,7 @@ public final class SessionTask: Sendable, Hashable, Identifiable, CustomStringCo
         self.originalRequest = request
         self.sessionID = sessionID
         self.listener = listener
-        self.storage = Locked(Storage(currentRequest: request, onFinish: onFinish))
+        self.storage = Locked(Storage(currentRequest: request, onFinish: onFinish, admit: admit))
     }
 
     // MARK: State
@@ -101,12 +105,12 @@ public final class SessionTask: Sendable, Hashable, Identifiable, CustomStringCo
 
     /// Starts the task, or continues it after `suspend()`. Does nothing when running or done.
     public func resume() {
-        let (action, run) = storage.withLock { storage -> (TaskStateMachine.ResumeAction, (@Sendable () async -> Void)?) in
+        let (action, run, admit) = storage.withLock { storage -> (TaskStateMachine.ResumeAction, (@Sendable (Bool) async -> Void)?, (@Sendable (SessionTask) -> Bool)?) in
             let action = storage.machine.resume()
-            guard action == .start else { return (action, nil) }
+            guard action == .start else { return (action, nil, nil) }
             let run = storage.hooks?.run
             storage.hooks = nil
-            return (action, run)
+            return (action, run, storage.admit)
         }
         switch action {
         case .none:
@@ -115,9 +119,10 @@ public final class SessionTask: Sendable, Hashable, Identifiable, CustomStringCo
             control.transition(to: .running)
             listener.taskResumed(self)
         case .start:
+            let admitted = admit?(self) ?? true
             listener.taskResumed(self)
             guard let run else { return }
-            let runner = Task { await run() }
+            let runner = Task { await run(admitted) }
             storage.withLock { storage in
                 if storage.machine.phase != .completed { storage.runner = runner }
             }
@@ -172,10 +177,14 @@ public final class SessionTask: Sendable, Hashable, Identifiable, CustomStringCo
         storage.withLock { $0.hooks = hooks }
     }
 
-    /// Marks a task that a structured call runs inline as running.
-    func startInline() {
-        let started = storage.withLock { $0.machine.startInline() }
-        if started { listener.taskResumed(self) }
+    /// Marks a task that a structured call runs inline as running; false when the session did
+    /// not admit it (invalidated).
+    func startInline() -> Bool {
+        let (started, admit) = storage.withLock { ($0.machine.startInline(), $0.admit) }
+        guard started else { return false }
+        let admitted = admit?(self) ?? true
+        listener.taskResumed(self)
+        return admitted
     }
 
     /// Ends the task: state `.completed`, then the final event, then `resolve` (handing out the
