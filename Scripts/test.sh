@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Runs every Courier test suite: builds with zero warnings, unit tests, then the same tests under
-# ThreadSanitizer. Installs what it needs. Usage: Scripts/test.sh
+# Runs every Courier test suite: builds with zero warnings, unit tests, the linkage test, then the
+# unit tests again under ThreadSanitizer. Installs what it needs. Usage: Scripts/test.sh
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
 cd "$COURIER_ROOT"
@@ -14,6 +14,9 @@ build_without_warnings --build-tests
 
 log "unit tests"
 swift test --skip-build
+
+log "linkage"
+Scripts/linkage-test.sh
 
 log "unit tests under ThreadSanitizer"
 # halt_on_error: a race fails the run instead of scrolling by.
