@@ -12,7 +12,6 @@ let strictSettings: [SwiftSetting] = [
 
 let package = Package(
     name: "Courier",
-    platforms: [.macOS(.v15)],
     products: [
         .library(name: "CourierCore", targets: ["CourierCore"]),
         .library(name: "CourierTesting", targets: ["CourierTesting"]),
@@ -30,13 +29,13 @@ let package = Package(
         ),
         .target(
             name: "CourierTesting",
-            dependencies: ["CourierCore"],
+            dependencies: ["CourierCore", .product(name: "HTTPTypes", package: "swift-http-types")],
             path: "Modules/Testing",
             swiftSettings: strictSettings
         ),
         .target(
             name: "Courier",
-            dependencies: ["CourierCore"],
+            dependencies: ["CourierCore", .product(name: "HTTPTypes", package: "swift-http-types")],
             path: "Modules/Courier",
             swiftSettings: strictSettings
         ),

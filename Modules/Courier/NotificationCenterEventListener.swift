@@ -15,16 +15,16 @@ extension Notification.Name {
     public static let courierDownloadDidFailToMoveFile = Notification.Name("com.alamofire.networking.session.download.file-manager-error")
 }
 
-/// Keys of the `userInfo` of ``Foundation/Notification/Name/courierTaskDidComplete``, with
-/// AFNetworking's strings.
+/// Keys of the `userInfo` of Courier's notifications: AFNetworking's strings where AFNetworking
+/// had the key, a `com.courier` one where it had none.
 public enum CourierNotificationKey {
     /// The `CourierError` a task failed with.
     public static let error = "com.alamofire.networking.task.complete.error"
-    /// The final `HTTPResponse` head.
-    public static let response = "com.alamofire.networking.task.complete.response"
+    /// The final `HTTPResponse` head (Courier's own key: AFNetworking passed the task instead).
+    public static let response = "com.courier.networking.task.complete.response"
     /// The task's `TransferMetrics`, when measured.
     public static let metrics = "com.alamofire.networking.complete.sessiontaskmetrics"
-    /// A download's file URL.
+    /// A download's file URL, in the complete and the move notifications.
     public static let assetPath = "com.alamofire.networking.task.complete.assetpath"
 }
 
@@ -41,6 +41,8 @@ public enum CourierNotificationKey {
 public struct NotificationCenterEventListener: EventListener {
     let center: NotificationCenter
     let queue: DispatchQueue?
+    /// Downloads moved but not yet completed, so the complete notification can name the file.
+    private let movedFiles = Locked<[UInt64: URL]>([:])
 
     /// Posts on `center`; synchronously on the event's thread when `queue` is `nil`, else
     /// asynchronously on `queue` (AFNetworking posted on the main queue; pass `.main` for that in
@@ -54,12 +56,16 @@ public struct NotificationCenterEventListener: EventListener {
     public func taskSuspended(_ task: SessionTask) { post(.courierTaskDidSuspend, task) }
 
     public func downloadMoved(_ task: SessionTask, to fileURL: URL) {
+        movedFiles.withLock { $0[task.id] = fileURL }
         post(.courierDownloadDidMoveFile, task, [CourierNotificationKey.assetPath: fileURL])
     }
 
     public func taskCompleted(_ task: SessionTask, response: HTTPResponse) {
         var info: [String: any Sendable] = [CourierNotificationKey.response: response]
         if let metrics = task.metrics { info[CourierNotificationKey.metrics] = metrics }
+        if let file = movedFiles.withLock({ $0.removeValue(forKey: task.id) }) {
+            info[CourierNotificationKey.assetPath] = file
+        }
         post(.courierTaskDidComplete, task, info)
     }
 

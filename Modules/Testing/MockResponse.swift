@@ -23,7 +23,8 @@ public struct MockResponse: Sendable {
 
     /// The status.
     public var status: HTTPResponse.Status
-    /// The header fields; `Content-Length` is added for a body of known size unless present.
+    /// The header fields. `Content-Length` is added to a `.bytes` body unless present; a
+    /// `.chunks` body arrives like chunked transfer encoding, without one unless you add it.
     public var headerFields: HTTPFields
     /// The body.
     public var body: BodyScript

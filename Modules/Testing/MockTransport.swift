@@ -24,11 +24,14 @@ public final class MockTransport: Transport {
 
     private let responder: Responder
     private let recorded = Locked<[MockRequest]>([])
-    /// The largest request body the transport reads.
-    public var maximumRequestBodySize: Int { 256 * 1024 * 1024 }
+    /// The largest request body the transport reads; a larger one fails with
+    /// ``TransportError/Code/sendFailed``.
+    public let maximumRequestBodySize: Int
 
-    /// A transport answering with `responder`.
-    public init(_ responder: @escaping Responder) {
+    /// A transport answering with `responder`, reading request bodies up to
+    /// `maximumRequestBodySize` bytes.
+    public init(maximumRequestBodySize: Int = 64 * 1024 * 1024, _ responder: @escaping Responder) {
+        self.maximumRequestBodySize = maximumRequestBodySize
         self.responder = responder
     }
 

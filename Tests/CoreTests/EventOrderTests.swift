@@ -131,7 +131,8 @@ struct EventOrderTests {
         await #expect {
             _ = try await caller.value
         } throws: { ($0 as? CourierError)?.isCancellation == true }
-        #expect(recorder.names().last == "taskFailed")
+        #expect(recorder.names().suffix(2) == ["taskCancelled", "taskFailed"])
+        #expect(recorder.events.first?.task.state == .completed)
     }
 
     @Test func listenersComposeInOrder() async throws {
@@ -162,5 +163,19 @@ struct EventOrderTests {
             "taskCreated", "taskResumed", "requestSent", "responseHeadReceived",
             "downloadProgress", "metricsCollected", "taskCompleted",
         ])
+    }
+
+    @Test func progressHandlersRunInOrderOnTheSessionQueue() async throws {
+        let chunks = Array(repeating: Data(count: 10), count: 50)
+        let session = Session(transport: MockTransport(always: .chunks(chunks)))
+        let seen = Box<[Int64]>([])
+        let task = session.dataTask(with: mockRequest())
+        task.onDownloadProgress { progress in seen.update { $0.append(progress.completed) } }
+        let done = await withCheckedContinuation { continuation in
+            task.onCompletion { _ in continuation.resume(returning: true) }.resume()
+        }
+        #expect(done)
+        // Progress handlers share the serial completion queue, queued before the completion.
+        #expect(seen.value == (1...50).map { Int64($0 * 10) })
     }
 }

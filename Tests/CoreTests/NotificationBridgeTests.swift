@@ -74,4 +74,37 @@ struct NotificationBridgeTests {
         #expect(observer.seen.value.count == 2)
         #expect(observer.seen.value.allSatisfy { $0.1 == ObjectIdentifier(task.task) })
     }
+
+    @Test func downloadsAnnounceTheirFile() async throws {
+        let center = NotificationCenter()
+        let moved = Box<URL?>(nil), completed = Box<URL?>(nil)
+        _ = center.addObserver(forName: .courierDownloadDidMoveFile, object: nil, queue: nil) { note in
+            moved.value = note.userInfo?[CourierNotificationKey.assetPath] as? URL
+        }
+        _ = center.addObserver(forName: .courierTaskDidComplete, object: nil, queue: nil) { note in
+            completed.value = note.userInfo?[CourierNotificationKey.assetPath] as? URL
+        }
+        let session = Session(
+            configuration: SessionConfiguration(eventListener: NotificationCenterEventListener(center: center)),
+            transport: MockTransport(always: .text("file"))
+        )
+        let target = try temporaryDirectory().appending(path: "download.txt")
+        _ = try await session.downloadTask(with: mockRequest(), to: DownloadDestination(url: target)).response
+        #expect(moved.value == target)
+        #expect(completed.value == target)
+    }
+
+    @Test func aFailedMoveIsAnnounced() async throws {
+        let center = NotificationCenter()
+        let failed = Box(false)
+        _ = center.addObserver(forName: .courierDownloadDidFailToMoveFile, object: nil, queue: nil) { note in
+            failed.value = note.userInfo?[CourierNotificationKey.error] is CourierError
+        }
+        let session = Session(
+            configuration: SessionConfiguration(eventListener: NotificationCenterEventListener(center: center)),
+            transport: MockTransport(always: .text("file"))
+        )
+        _ = try? await session.downloadTask(with: mockRequest(), to: DownloadDestination(url: URL(filePath: "/nonexistent-courier/x/y"))).response
+        #expect(failed.value)
+    }
 }

@@ -187,4 +187,16 @@ struct RedirectTests {
         let response = try await Session(transport: transport).data(for: mockRequest())
         #expect(response.status.code == 302)
     }
+
+    @Test func hookChangingTheMethodDropsTheBody() async throws {
+        let policy = RedirectPolicy { proposal in
+            var modified = proposal.proposedRequest
+            modified.method = .get
+            return .followModified(modified)
+        }
+        let transport = redirecting(307)
+        let session = Session(configuration: SessionConfiguration(redirectPolicy: policy), transport: transport)
+        let response = try await session.data(for: mockRequest(.post, "/start"), body: Body("payload"))
+        #expect(response.text == "GET -")
+    }
 }

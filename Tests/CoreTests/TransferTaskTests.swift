@@ -99,4 +99,18 @@ struct TransferTaskTests {
         let second = try await session.downloadTask(with: mockRequest(.get, "/files/data.csv"), to: .suggested(in: directory)).response
         #expect(second.fileURL.lastPathComponent == "data.csv")
     }
+
+    @Test func downloadBodyFailureIsAResponseBodyError() async throws {
+        var script = MockResponse.chunks([Data(count: 10)])
+        script.bodyFailure = TransportError(.connectionLost, message: "reset")
+        let session = Session(transport: MockTransport(always: script))
+        let directory = try temporaryDirectory()
+        await #expect {
+            _ = try await session.downloadTask(with: mockRequest(), to: DownloadDestination(url: directory.appending(path: "f"))).response
+        } throws: { error in
+            let error = error as? CourierError
+            return error?.stage == .responseBody && (error?.underlyingError as? TransportError)?.code == .connectionLost
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path(percentEncoded: false)).isEmpty)
+    }
 }

@@ -47,7 +47,7 @@ struct RedirectStage: Interceptor {
                 )
             }
             var proposed = try Self.proposedRequest(after: request, response: response.head, location: location, history: history + [hop])
-            let keepsBody = proposed.method == request.method && Self.keepsBody(code: code, method: request.method)
+            var keepsBody = proposed.method == request.method && Self.keepsBody(code: code, method: request.method)
             if !keepsBody {
                 for name in Self.bodyFields { proposed.headerFields[name] = nil }
             }
@@ -55,7 +55,10 @@ struct RedirectStage: Interceptor {
                 let proposal = RedirectProposal(request: request, response: response.head, proposedRequest: proposed, history: history)
                 switch try await hook(proposal) {
                 case .follow: break
-                case .followModified(let modified): proposed = modified
+                case .followModified(let modified):
+                    // A hook that changes the method drops the body, as the status rules do.
+                    keepsBody = keepsBody && modified.method == proposed.method
+                    proposed = modified
                 case .refuse:
                     response.history = history + response.history
                     return response

@@ -2,7 +2,8 @@ import HTTPTypes
 
 /// A ready-made ``Retrier`` with Alamofire's defaults: up to 2 retries of idempotent methods on
 /// 408/500/502/503/504 and on network failures, backing off exponentially (0.5 s, 1 s), plus
-/// what Alamofire lacks: optional jitter, 429, and the server's `Retry-After`.
+/// what Alamofire lacks: optional jitter and the server's `Retry-After` on 429 and 503 (add 429
+/// to ``retryableStatusCodes`` to retry rate-limited calls).
 public struct RetryPolicy: Retrier {
     /// Retries after the first try.
     public var retryLimit: Int
@@ -18,7 +19,8 @@ public struct RetryPolicy: Retrier {
     public var retryableStatusCodes: Set<Int>
     /// Transport failures that mean "try again".
     public var retryableTransportErrors: Set<TransportError.Code>
-    /// Honour `Retry-After` (seconds) on 429 and 503, up to this long; `nil` ignores it.
+    /// Honour `Retry-After` (seconds) on 429 and 503 responses that are retried, up to this long;
+    /// `nil` ignores it.
     public var maximumRetryAfter: Duration?
 
     /// A policy; the defaults are Alamofire's, with no jitter and `Retry-After` up to 60 s.

@@ -24,7 +24,7 @@ public struct CourierError: Error, Sendable, CustomStringConvertible {
         public static let requestSerialization = Stage("request serialization")
         /// An interceptor of the given type threw.
         public static func interceptor(_ type: Any.Type) -> Stage { Stage("interceptor \(type)") }
-        /// The retry stage gave up or its retrier threw.
+        /// The retry stage: waiting before a retry was interrupted.
         public static let retry = Stage("retry")
         /// The redirect stage refused to follow.
         public static let redirect = Stage("redirect")
@@ -34,7 +34,7 @@ public struct CourierError: Error, Sendable, CustomStringConvertible {
         public static let responseBody = Stage("response body")
         /// Turning the response into a value.
         public static let responseSerialization = Stage("response serialization")
-        /// Moving a downloaded file to its destination.
+        /// Writing a downloaded file or moving it to its destination.
         public static let download = Stage("download")
         /// The session itself, e.g. after `invalidate`.
         public static let session = Stage("session")

@@ -8,14 +8,17 @@ extension Session {
     public func send(_ request: HTTPRequest, body: Body? = nil) async throws(CourierError) -> Response {
         let task = makeTask(kind: body == nil ? .data : .upload, request: request)
         try start(task, inlineWith: request)
-        do {
-            let response = try await runChain(request, body: body, task: task)
-            task.finish(.success(response.head))
-            return response
-        } catch {
-            task.finish(.failure(error))
-            throw error
+        let outcome = await withTaskCancellationHandler {
+            do throws(CourierError) {
+                return Result<Response, CourierError>.success(try await runChain(request, body: body, task: task))
+            } catch {
+                return .failure(error)
+            }
+        } onCancel: {
+            task.cancel()
         }
+        task.finish(outcome.map(\.head))
+        return try outcome.get()
     }
 
     /// Sends `request` and reads the whole response body (up to
@@ -23,7 +26,11 @@ extension Session {
     public func data(for request: HTTPRequest, body: Body? = nil) async throws(CourierError) -> DataResponse {
         let task = makeTask(kind: body == nil ? .data : .upload, request: request)
         try start(task, inlineWith: request)
-        let outcome = await performData(request, body: { body }, task: task)
+        let outcome = await withTaskCancellationHandler {
+            await performData(request, body: { body }, task: task)
+        } onCancel: {
+            task.cancel()
+        }
         task.finish(outcome.map(\.head))
         return try outcome.get()
     }

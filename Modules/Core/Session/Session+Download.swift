@@ -25,7 +25,10 @@ extension Session {
         } catch {
             try? FileManager.default.removeItem(at: temporary)
             var wrapped = normalized(error, task: task, request: finalRequest)
-            if !(error is CourierError) && !wrapped.isCancellation { wrapped.stage = .download }
+            if !(error is CourierError) && !wrapped.isCancellation {
+                // Writing the file is the download stage; reading the body is the body's.
+                wrapped.stage = error is FileError ? .download : .responseBody
+            }
             wrapped.response = response.head
             return .failure(wrapped)
         }

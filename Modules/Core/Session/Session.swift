@@ -8,10 +8,10 @@ import Synchronization
 ///
 /// ```swift
 /// let session = Session(
-///     configuration: SessionConfiguration(baseURL: URL(string: "https://httpbin.org")),
-///     transport: CurlTransport()
+///     configuration: SessionConfiguration(baseURL: URL(string: "http://127.0.0.1:8080/v1")),
+///     transport: EchoTransport()   // any Transport, e.g. the one in Transport's documentation
 /// )
-/// let response = try await session.get("get", parameters: ["q": "courier"]).response
+/// let response = try await session.get("users").response   // GET http://127.0.0.1:8080/v1/users
 /// print(response.status, response.text)
 /// ```
 /// Structured calls (``send(_:body:)``, ``data(for:body:)``) run in the caller's Swift task and
@@ -53,7 +53,7 @@ public final class Session: Sendable {
     /// The normalized base URL.
     public var baseURL: URL? { configuration.baseURL }
 
-    /// The tasks still running or waiting to be resumed.
+    /// The tasks that have started and not yet finished (a handle joins when first resumed).
     public var tasks: [SessionTask] { registry.tasks }
 
     /// Stops taking new tasks. With `cancelingTasks`, cancels the live ones; otherwise lets them
@@ -131,6 +131,7 @@ public final class Session: Sendable {
         let registry = self.registry
         let task = SessionTask(
             kind: kind, request: request, sessionID: id, listener: listener,
+            callbackQueue: completionQueue,
             admit: { registry.register($0) },
             onFinish: { registry.remove($0) }
         )

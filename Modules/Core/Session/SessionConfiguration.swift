@@ -15,7 +15,9 @@ public struct SessionConfiguration: Sendable {
     /// Relative paths resolve against it (RFC 3986). A non-empty path gets a trailing `/`, as in
     /// AFNetworking, so `v1` + `users` is `v1/users`.
     public var baseURL: URL?
-    /// Header fields every request starts with; a call's own fields replace them by name.
+    /// Header fields every request the session builds starts with (``Session/makeRequest(_:_:headers:)``
+    /// and the REST conveniences); a call's own fields replace them by name. A request you build
+    /// yourself and pass to `send`, `data(for:)` or a task factory is sent as it is.
     public var headers: HTTPFields
     /// Time limits for each exchange.
     public var timeouts: Timeouts

@@ -30,6 +30,8 @@ public final class SessionTask: Sendable, Hashable, Identifiable, CustomStringCo
 
     let listener: any EventListener
     let control = TransferControl(state: .running)
+    /// The session's completion queue: where progress handlers run when no queue is named.
+    let callbackQueue: DispatchQueue
 
     /// What the session gives a task handle to run: `run` receives whether the session admitted
     /// the task when it was resumed (false once the session is invalidated).
@@ -68,6 +70,7 @@ public final class SessionTask: Sendable, Hashable, Identifiable, CustomStringCo
         request: HTTPRequest,
         sessionID: UInt64,
         listener: any EventListener,
+        callbackQueue: DispatchQueue,
         admit: (@Sendable (SessionTask) -> Bool)?,
         onFinish: (@Sendable (SessionTask) -> Void)?
     ) {
@@ -76,6 +79,7 @@ public final class SessionTask: Sendable, Hashable, Identifiable, CustomStringCo
         self.originalRequest = request
         self.sessionID = sessionID
         self.listener = listener
+        self.callbackQueue = callbackQueue
         self.storage = Locked(Storage(currentRequest: request, onFinish: onFinish, admit: admit))
     }
 
@@ -123,9 +127,15 @@ public final class SessionTask: Sendable, Hashable, Identifiable, CustomStringCo
             listener.taskResumed(self)
             guard let run else { return }
             let runner = Task { await run(admitted) }
-            storage.withLock { storage in
-                if storage.machine.phase != .completed { storage.runner = runner }
+            let cancelledMeanwhile = storage.withLock { storage -> Bool in
+                switch storage.machine.phase {
+                case .completed: return false
+                case .canceling: return true
+                default: storage.runner = runner; return false
+                }
             }
+            // A cancel() between starting and storing the runner found no runner to cancel.
+            if cancelledMeanwhile { runner.cancel() }
         }
     }
 
@@ -158,14 +168,18 @@ public final class SessionTask: Sendable, Hashable, Identifiable, CustomStringCo
         }
     }
 
-    /// Registers a handler for upload progress, called on `queue` (a global queue by default).
-    public func onUploadProgress(queue: DispatchQueue = .global(), _ handler: @escaping @Sendable (TransferProgress) -> Void) {
-        storage.withLock { $0.uploadHandlers.append(ProgressHandler(queue: queue, handler: handler)) }
+    /// Registers a handler for upload progress, called on `queue` (the session's serial completion
+    /// queue when `nil`, so updates arrive in order).
+    public func onUploadProgress(queue: DispatchQueue? = nil, _ handler: @escaping @Sendable (TransferProgress) -> Void) {
+        let entry = ProgressHandler(queue: queue ?? callbackQueue, handler: handler)
+        storage.withLock { $0.uploadHandlers.append(entry) }
     }
 
-    /// Registers a handler for download progress, called on `queue` (a global queue by default).
-    public func onDownloadProgress(queue: DispatchQueue = .global(), _ handler: @escaping @Sendable (TransferProgress) -> Void) {
-        storage.withLock { $0.downloadHandlers.append(ProgressHandler(queue: queue, handler: handler)) }
+    /// Registers a handler for download progress, called on `queue` (the session's serial
+    /// completion queue when `nil`, so updates arrive in order).
+    public func onDownloadProgress(queue: DispatchQueue? = nil, _ handler: @escaping @Sendable (TransferProgress) -> Void) {
+        let entry = ProgressHandler(queue: queue ?? callbackQueue, handler: handler)
+        storage.withLock { $0.downloadHandlers.append(entry) }
     }
 
     // MARK: Lifecycle plumbing for the session

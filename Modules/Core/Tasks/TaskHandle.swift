@@ -25,16 +25,16 @@ extension TaskHandle {
     /// Cancels the task; it completes with a cancellation error.
     public func cancel() { task.cancel() }
 
-    /// Calls `handler` with upload progress on `queue`.
+    /// Calls `handler` with upload progress on `queue` (the session's completion queue when `nil`).
     @discardableResult
-    public func onUploadProgress(queue: DispatchQueue = .global(), _ handler: @escaping @Sendable (TransferProgress) -> Void) -> Self {
+    public func onUploadProgress(queue: DispatchQueue? = nil, _ handler: @escaping @Sendable (TransferProgress) -> Void) -> Self {
         task.onUploadProgress(queue: queue, handler)
         return self
     }
 
-    /// Calls `handler` with download progress on `queue`.
+    /// Calls `handler` with download progress on `queue` (the session's completion queue when `nil`).
     @discardableResult
-    public func onDownloadProgress(queue: DispatchQueue = .global(), _ handler: @escaping @Sendable (TransferProgress) -> Void) -> Self {
+    public func onDownloadProgress(queue: DispatchQueue? = nil, _ handler: @escaping @Sendable (TransferProgress) -> Void) -> Self {
         task.onDownloadProgress(queue: queue, handler)
         return self
     }

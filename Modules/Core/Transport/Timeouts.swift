@@ -3,8 +3,8 @@
 public struct Timeouts: Sendable, Hashable {
     /// How long establishing a connection (DNS, TCP, TLS) may take.
     public var connect: Duration?
-    /// How long the whole exchange may take, body included (AFNetworking's `timeoutInterval`,
-    /// 60 s by default).
+    /// How long the whole exchange may take, body included. 60 s by default, the value of
+    /// AFNetworking's `timeoutInterval`, which is an idle timeout: use ``lowSpeedTime`` for that.
     public var request: Duration?
     /// Abort when the transfer moves fewer than ``lowSpeedLimit`` bytes per second for this long.
     public var lowSpeedTime: Duration?
@@ -24,6 +24,6 @@ public struct Timeouts: Sendable, Hashable {
         self.lowSpeedLimit = lowSpeedLimit
     }
 
-    /// AFNetworking's defaults: 60 s for the request, 30 s to connect.
+    /// 60 s for the whole exchange, 30 s to connect, no low-speed limit.
     public static let `default` = Timeouts()
 }

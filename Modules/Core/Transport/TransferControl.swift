@@ -47,6 +47,7 @@ public final class TransferControl: Sendable {
     /// Returns at once while running; waits while suspended; throws `CancellationError` once
     /// cancelled (or when the calling Swift task is cancelled).
     public func waitUntilRunning() async throws {
+        try Task.checkCancellation()
         let id = storage.withLock { storage -> UInt64? in
             guard storage.state == .suspended else { return nil }
             storage.nextID += 1
