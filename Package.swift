@@ -15,6 +15,7 @@ let package = Package(
     products: [
         .library(name: "CourierCore", targets: ["CourierCore"]),
         .library(name: "CourierTesting", targets: ["CourierTesting"]),
+        .library(name: "CourierCurl", targets: ["CourierCurl"]),
         .library(name: "Courier", targets: ["Courier"]),
     ],
     dependencies: [
@@ -25,6 +26,18 @@ let package = Package(
             name: "CourierCore",
             dependencies: [.product(name: "HTTPTypes", package: "swift-http-types")],
             path: "Modules/Core",
+            swiftSettings: strictSettings
+        ),
+        .systemLibrary(
+            name: "CCurl",
+            path: "Modules/CCurl",
+            pkgConfig: "libcurl",
+            providers: [.apt(["libcurl4-openssl-dev"])]
+        ),
+        .target(
+            name: "CourierCurl",
+            dependencies: ["CourierCore", "CCurl", .product(name: "HTTPTypes", package: "swift-http-types")],
+            path: "Modules/TransportCurl",
             swiftSettings: strictSettings
         ),
         .target(

@@ -1,0 +1,95 @@
+// Typed wrappers around libcurl for Swift, which cannot call C variadic functions
+// (curl_easy_setopt, curl_easy_getinfo, curl_multi_setopt) or import function-like macros.
+// Only CourierCurl imports this module, with `internal import`.
+#ifndef COURIER_CCURL_SHIM_H
+#define COURIER_CCURL_SHIM_H
+
+#include <curl/curl.h>
+
+// MARK: curl_easy_setopt
+
+static inline CURLcode ccurl_easy_setopt_long(CURL *handle, CURLoption option, long value) {
+    return curl_easy_setopt(handle, option, value);
+}
+static inline CURLcode ccurl_easy_setopt_off(CURL *handle, CURLoption option, curl_off_t value) {
+    return curl_easy_setopt(handle, option, value);
+}
+static inline CURLcode ccurl_easy_setopt_string(CURL *handle, CURLoption option, const char *value) {
+    return curl_easy_setopt(handle, option, value);
+}
+static inline CURLcode ccurl_easy_setopt_pointer(CURL *handle, CURLoption option, void *value) {
+    return curl_easy_setopt(handle, option, value);
+}
+static inline CURLcode ccurl_easy_setopt_slist(CURL *handle, CURLoption option, struct curl_slist *value) {
+    return curl_easy_setopt(handle, option, value);
+}
+static inline CURLcode ccurl_easy_setopt_write_function(CURL *handle, CURLoption option,
+        size_t (*function)(char *, size_t, size_t, void *)) {
+    return curl_easy_setopt(handle, option, function);
+}
+static inline CURLcode ccurl_easy_setopt_read_function(CURL *handle,
+        size_t (*function)(char *, size_t, size_t, void *)) {
+    return curl_easy_setopt(handle, CURLOPT_READFUNCTION, function);
+}
+static inline CURLcode ccurl_easy_setopt_xferinfo_function(CURL *handle,
+        int (*function)(void *, curl_off_t, curl_off_t, curl_off_t, curl_off_t)) {
+    return curl_easy_setopt(handle, CURLOPT_XFERINFOFUNCTION, function);
+}
+
+static inline CURLcode ccurl_easy_setopt_seek_function(CURL *handle,
+        int (*function)(void *, curl_off_t, int)) {
+    return curl_easy_setopt(handle, CURLOPT_SEEKFUNCTION, function);
+}
+
+// MARK: curl_easy_getinfo
+
+static inline CURLcode ccurl_easy_getinfo_long(CURL *handle, CURLINFO info, long *value) {
+    return curl_easy_getinfo(handle, info, value);
+}
+static inline CURLcode ccurl_easy_getinfo_off(CURL *handle, CURLINFO info, curl_off_t *value) {
+    return curl_easy_getinfo(handle, info, value);
+}
+static inline CURLcode ccurl_easy_getinfo_string(CURL *handle, CURLINFO info, char **value) {
+    return curl_easy_getinfo(handle, info, value);
+}
+
+// MARK: curl_multi_setopt
+
+static inline CURLMcode ccurl_multi_setopt_long(CURLM *multi, CURLMoption option, long value) {
+    return curl_multi_setopt(multi, option, value);
+}
+
+// MARK: CURLMsg (its `data` member is a union Swift cannot read)
+
+static inline int ccurl_msg_is_done(const CURLMsg *message) {
+    return message->msg == CURLMSG_DONE;
+}
+static inline CURL *ccurl_msg_easy_handle(const CURLMsg *message) {
+    return message->easy_handle;
+}
+static inline CURLcode ccurl_msg_result(const CURLMsg *message) {
+    return message->data.result;
+}
+
+// MARK: Constants defined as macros
+
+static const size_t ccurl_writefunc_pause = CURL_WRITEFUNC_PAUSE;
+static const size_t ccurl_readfunc_pause = CURL_READFUNC_PAUSE;
+static const size_t ccurl_readfunc_abort = CURL_READFUNC_ABORT;
+static const int ccurl_pause_recv = CURLPAUSE_RECV;
+static const int ccurl_pause_send = CURLPAUSE_SEND;
+static const int ccurl_pause_all = CURLPAUSE_ALL;
+static const int ccurl_pause_cont = CURLPAUSE_CONT;
+static const long ccurl_global_all = CURL_GLOBAL_ALL;
+static const long ccurl_http_version_1_1 = CURL_HTTP_VERSION_1_1;
+static const long ccurl_http_version_2tls = CURL_HTTP_VERSION_2TLS;
+static const long ccurl_http_version_2_prior_knowledge = CURL_HTTP_VERSION_2_PRIOR_KNOWLEDGE;
+static const long ccurl_http_version_2_0 = CURL_HTTP_VERSION_2_0;
+static const int ccurl_error_size = CURL_ERROR_SIZE;
+static const int ccurl_seekfunc_ok = CURL_SEEKFUNC_OK;
+static const int ccurl_seekfunc_cantseek = CURL_SEEKFUNC_CANTSEEK;
+
+/// The libcurl version string, e.g. "libcurl/7.88.1 OpenSSL/3.0.19 …".
+static inline const char *ccurl_version(void) { return curl_version(); }
+
+#endif

@@ -1,0 +1,105 @@
+internal import CCurl
+import CourierCore
+import FoundationEssentials
+import HTTPTypes
+import Synchronization
+
+/// The libcurl transport: HTTP/1.1 and HTTP/2, connection reuse, streaming bodies in both
+/// directions with backpressure, real suspend/resume, timeouts, proxies, Unix sockets and
+/// metrics, on one curl multi handle driven by a dedicated thread.
+///
+/// ```swift
+/// let transport = try CurlTransport()
+/// let session = Session(transport: transport)
+/// let response = try await session.data(for: HTTPRequest(method: .get, scheme: "https",
+///                                                         authority: "example.com", path: "/"))
+/// ```
+/// curl never follows redirects here: the session's redirect stage does, so every hop is seen.
+/// One transport is meant to be shared by many sessions and tasks; it keeps its connections.
+public final class CurlTransport: Transport {
+    /// How the transport connects.
+    public struct Configuration: Sendable {
+        /// Which HTTP version to speak.
+        public enum HTTPVersion: Sendable, Hashable {
+            /// HTTP/2 when TLS's ALPN agrees, otherwise HTTP/1.1 (cleartext is always HTTP/1.1).
+            case automatic
+            /// HTTP/1.1 only.
+            case http1_1
+            /// HTTP/2: ALPN over TLS, prior knowledge over cleartext.
+            case http2
+        }
+
+        /// Which HTTP version to speak.
+        public var httpVersion: HTTPVersion = .automatic
+        /// Whether requests to one host share an HTTP/2 connection (`CURLMOPT_PIPELINING`,
+        /// `CURLOPT_PIPEWAIT`).
+        public var multiplexing = true
+        /// Idle connections kept for reuse (`CURLMOPT_MAXCONNECTS`).
+        public var maximumCachedConnections = 64
+        /// Connections per host; 0 means no limit (`CURLMOPT_MAX_HOST_CONNECTIONS`).
+        public var maximumConnectionsPerHost = 0
+        /// Connections in all; 0 means no limit (`CURLMOPT_MAX_TOTAL_CONNECTIONS`).
+        public var maximumTotalConnections = 0
+        /// Decode gzip, deflate, br and zstd bodies and advertise them in `Accept-Encoding`.
+        public var automaticDecompression = true
+        /// A proxy URL, e.g. `http://127.0.0.1:3128`; `nil` ignores the `http_proxy` variables.
+        public var proxy: String?
+        /// Connect through this Unix-domain socket instead of TCP.
+        public var unixSocketPath: String?
+        /// A PEM file of CA certificates to trust instead of the system store.
+        public var certificateAuthorityFile: String?
+        /// Verify the server's certificate chain (`--insecure` turns it off).
+        public var verifiesPeer = true
+        /// Verify that the certificate names the host.
+        public var verifiesHost = true
+        /// Bytes of response body held for a slow reader before the transfer pauses.
+        public var responseBufferSize = 1024 * 1024
+        /// Bytes of request body read ahead of the socket.
+        public var requestBufferSize = 1024 * 1024
+        /// curl's receive buffer (`CURLOPT_BUFFERSIZE`).
+        public var receiveBufferSize = 256 * 1024
+        /// curl's upload buffer (`CURLOPT_UPLOAD_BUFFERSIZE`).
+        public var sendBufferSize = 256 * 1024
+        /// Print libcurl's own trace to stderr.
+        public var verbose = false
+
+        /// The defaults.
+        public init() {}
+    }
+
+    /// The configuration in force.
+    public let configuration: Configuration
+    let loop: CurlMultiLoop
+
+    /// A transport with its own curl thread and connection pool.
+    /// - Throws: ``CourierCore/TransportError`` when libcurl cannot start.
+    public init(configuration: Configuration = Configuration()) throws {
+        self.configuration = configuration
+        self.loop = try CurlMultiLoop(configuration: configuration)
+        try loop.start()
+    }
+
+    deinit {
+        loop.submit(.shutdown)
+    }
+
+    /// The libcurl in use, e.g. `libcurl/7.88.1 OpenSSL/3.0.19 zlib/1.2.13 brotli/1.0.9 zstd/1.5.4 nghttp2/1.52.0`.
+    public static var libcurlVersion: String { String(cString: ccurl_version()) }
+
+    /// How often the curl thread was woken from its poll by a command: a figure for benchmarks.
+    public var wakeupCount: Int { loop.wakeups.load(ordering: .relaxed) }
+
+    public func send(_ request: HTTPRequest, body: Body?, context: RequestContext) async throws -> Response {
+        guard let url = request.url?.absoluteString, let scheme = request.scheme?.lowercased(),
+              scheme == "http" || scheme == "https"
+        else {
+            throw TransportError(.unsupported, message: "CurlTransport sends http and https URLs only")
+        }
+        if context.trustEvaluator != nil, scheme == "https" {
+            // Fail closed: a trust evaluator this transport cannot run must never be skipped.
+            throw TransportError(.tlsFailure, message: "this CurlTransport cannot run a ServerTrustEvaluator during the handshake; refusing to connect")
+        }
+        let transfer = CurlTransfer(request: request, url: url, body: body, context: context, options: configuration, loop: loop)
+        return try await transfer.awaitHead()
+    }
+}

@@ -1,0 +1,188 @@
+internal import CCurl
+import CourierCore
+#if canImport(Glibc)
+import Glibc
+#endif
+import Synchronization
+
+/// One libcurl multi handle driven by a dedicated thread. Other threads talk to it only through
+/// ``submit(_:)``; easy and multi handles never leave the thread.
+///
+/// A pass of the loop: apply queued commands, `curl_multi_perform`, read finished transfers,
+/// then `flush` every transfer a callback touched (resuming continuations, reporting events)
+/// outside of any curl callback, and finally `curl_multi_poll` until a socket or a command wakes it.
+final class CurlMultiLoop: @unchecked Sendable {
+    // @unchecked: `multi`, `active` and `dirty` are touched only on the loop thread; `commands`
+    // is a Locked queue and `asleep`/`stopping` are atomics.
+
+    enum Command {
+        case add(CurlTransfer)
+        case updatePause(CurlTransfer)
+        case cancel(CurlTransfer, any Error)
+        case shutdown
+    }
+
+    private let multi: UnsafeMutableRawPointer
+    private let commands = Locked<[Command]>([])
+    private let asleep = Atomic<Bool>(false)
+    private var active: [ObjectIdentifier: CurlTransfer] = [:]
+    private var dirty: [CurlTransfer] = []
+    private var thread: pthread_t? = nil
+    /// Wake-ups sent, for the benchmark's "wake-ups per request" figure.
+    let wakeups = Atomic<Int>(0)
+
+    init(configuration: CurlTransport.Configuration) throws {
+        CurlGlobal.initialize()
+        guard let multi = curl_multi_init() else {
+            throw TransportError(.other, message: "curl_multi_init failed")
+        }
+        self.multi = multi
+        ccurl_multi_setopt_long(multi, CURLMOPT_MAXCONNECTS, configuration.maximumCachedConnections)
+        ccurl_multi_setopt_long(multi, CURLMOPT_MAX_HOST_CONNECTIONS, configuration.maximumConnectionsPerHost)
+        ccurl_multi_setopt_long(multi, CURLMOPT_MAX_TOTAL_CONNECTIONS, configuration.maximumTotalConnections)
+        ccurl_multi_setopt_long(multi, CURLMOPT_PIPELINING, configuration.multiplexing ? 2 : 0)
+    }
+
+    /// Starts the thread. The thread keeps the loop alive until `shutdown`.
+    func start() throws {
+        let box = Unmanaged.passRetained(self)
+        var handle = pthread_t()
+        let created = pthread_create(&handle, nil, { argument in
+            guard let argument else { return nil }
+            let loop = Unmanaged<CurlMultiLoop>.fromOpaque(argument).takeRetainedValue()
+            loop.run()
+            return nil
+        }, box.toOpaque())
+        guard created == 0 else {
+            box.release()
+            throw TransportError(.other, message: "could not start the curl thread (error \(created))")
+        }
+        thread = handle
+        pthread_detach(handle)
+    }
+
+    /// Hands a command to the loop; wakes it only when it sleeps.
+    func submit(_ command: Command) {
+        commands.withLock { $0.append(command) }
+        if asleep.load(ordering: .sequentiallyConsistent) {
+            wakeups.add(1, ordering: .relaxed)
+            curl_multi_wakeup(multi)
+        }
+    }
+
+    /// Marks a transfer as needing a flush after this pass. Loop thread only.
+    func markDirty(_ transfer: CurlTransfer) {
+        guard !transfer.isDirty else { return }
+        transfer.isDirty = true
+        dirty.append(transfer)
+    }
+
+    // MARK: The loop
+
+    private func run() {
+        var running: Int32 = 0
+        var stopping = false
+        while true {
+            let pending = commands.withLock { queue -> [Command] in
+                defer { queue.removeAll(keepingCapacity: true) }
+                return queue
+            }
+            for command in pending {
+                if case .shutdown = command { stopping = true } else { apply(command) }
+            }
+            if stopping {
+                for transfer in active.values {
+                    detach(transfer)
+                    transfer.fail(with: CancellationError(), loop: self)
+                }
+                active.removeAll()
+                flushDirty()
+                break
+            }
+            curl_multi_perform(multi, &running)
+            readFinished()
+            flushDirty()
+
+            asleep.store(true, ordering: .sequentiallyConsistent)
+            let hasCommands = commands.withLock { !$0.isEmpty }
+            if !hasCommands {
+                var timeout = 0
+                curl_multi_timeout(multi, &timeout)
+                let wait = timeout < 0 ? 1000 : min(timeout, 1000)
+                if wait > 0 || active.isEmpty {
+                    var events: Int32 = 0
+                    curl_multi_poll(multi, nil, 0, Int32(active.isEmpty ? 1000 : wait), &events)
+                }
+            }
+            asleep.store(false, ordering: .sequentiallyConsistent)
+        }
+        curl_multi_cleanup(multi)
+    }
+
+    private func apply(_ command: Command) {
+        switch command {
+        case .add(let transfer):
+            if transfer.endedBeforeStart(loop: self) { return }
+            do {
+                try transfer.attach(loop: self)
+                let code = curl_multi_add_handle(multi, transfer.easyHandle)
+                guard code == CURLM_OK else {
+                    throw TransportError(.other, message: "curl_multi_add_handle: \(String(cString: curl_multi_strerror(code)))")
+                }
+                active[ObjectIdentifier(transfer)] = transfer
+                transfer.started(loop: self)
+            } catch {
+                transfer.releaseHandle()
+                transfer.fail(with: error, loop: self)
+            }
+        case .updatePause(let transfer):
+            guard active[ObjectIdentifier(transfer)] != nil else { return }
+            transfer.applyPauseState()
+        case .cancel(let transfer, let error):
+            guard active.removeValue(forKey: ObjectIdentifier(transfer)) != nil else {
+                transfer.fail(with: error, loop: self)
+                return
+            }
+            detach(transfer)
+            transfer.fail(with: error, loop: self)
+        case .shutdown:
+            break
+        }
+    }
+
+    private func readFinished() {
+        var left: Int32 = 0
+        while let message = curl_multi_info_read(multi, &left) {
+            guard ccurl_msg_is_done(message) != 0, let easy = ccurl_msg_easy_handle(message) else { continue }
+            let result = ccurl_msg_result(message)
+            var privatePointer: UnsafeMutablePointer<CChar>? = nil
+            ccurl_easy_getinfo_string(easy, CURLINFO_PRIVATE, &privatePointer)
+            guard let privatePointer else { continue }
+            let transfer = Unmanaged<CurlTransfer>.fromOpaque(UnsafeRawPointer(privatePointer)).takeUnretainedValue()
+            guard active.removeValue(forKey: ObjectIdentifier(transfer)) != nil else { continue }
+            transfer.finished(result: result, loop: self)
+            detach(transfer)
+        }
+    }
+
+    private func detach(_ transfer: CurlTransfer) {
+        if let easy = transfer.easyHandle { curl_multi_remove_handle(multi, easy) }
+        transfer.releaseHandle()
+    }
+
+    private func flushDirty() {
+        guard !dirty.isEmpty else { return }
+        let touched = dirty
+        dirty.removeAll(keepingCapacity: true)
+        for transfer in touched {
+            transfer.isDirty = false
+            transfer.flush(loop: self)
+        }
+    }
+}
+
+/// `curl_global_init`, once per process, before any other curl call.
+enum CurlGlobal {
+    private static let done: Void = { curl_global_init(ccurl_global_all); return () }()
+    static func initialize() { _ = done }
+}

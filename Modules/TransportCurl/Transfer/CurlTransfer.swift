@@ -1,0 +1,364 @@
+internal import CCurl
+import CourierCore
+import FoundationEssentials
+import HTTPTypes
+import Synchronization
+
+/// One exchange on the curl thread: the easy handle, its callbacks, and the hand-over of head,
+/// body, progress and metrics to the task.
+///
+/// Life: made by `send` on the caller's thread, handed to the loop with `.add` (through the
+/// loop's locked command queue), then touched only by the loop thread, except for the pipes
+/// (locked), `userSuspended` (atomic) and `cancel(with:)`/`requestPauseUpdate()`, which only
+/// submit commands.
+final class CurlTransfer: @unchecked Sendable {
+    // @unchecked: see above; every mutable field below `// Loop thread only` is confined to the
+    // loop thread after the `.add` hand-over.
+
+    let request: HTTPRequest
+    let url: String
+    let context: RequestContext
+    let options: CurlTransport.Configuration
+    let responsePipe: ResponseBodyPipe
+    let uploadPipe: RequestBodyPipe?
+    private let memoryUpload: Data?
+    private let uploadLength: Int64?
+    private let loop: CurlMultiLoop
+    let userSuspended = Atomic<Bool>(false)
+    private let pump = Locked<Task<Void, Never>?>(nil)
+
+    // Loop thread only
+    var easyHandle: UnsafeMutableRawPointer?
+    var isDirty = false
+    private var headers = CurlHeaderList()
+    private var parser = ResponseHeadParser()
+    private var head: HTTPResponse?
+    private var headContinuation: CheckedContinuation<Response, any Error>?
+    private var headDelivered = false
+    private var memoryOffset = 0
+    private var appliedPause: Int32 = 0
+    private var abortError: (any Error)?
+    private var received: Int64 = 0
+    private var reportedReceived: Int64 = -1
+    private var uploadNow: Int64 = 0
+    private var reportedUpload: Int64 = -1
+    private var pendingMetrics: TransferMetrics?
+    private var ending: Result<Void, any Error>?
+    /// curl writes its detailed error message here; it must outlive the handle, so it is ours.
+    private let errorBuffer: UnsafeMutablePointer<CChar> = {
+        let buffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(ccurl_error_size) + 1)
+        buffer.initialize(repeating: 0, count: Int(ccurl_error_size) + 1)
+        return buffer
+    }()
+    private var selfReference: Unmanaged<CurlTransfer>?
+    private var observation: TransferControl.Observation?
+
+    init(request: HTTPRequest, url: String, body: Body?, context: RequestContext, options: CurlTransport.Configuration, loop: CurlMultiLoop) {
+        self.request = request
+        self.url = url
+        self.context = context
+        self.options = options
+        self.loop = loop
+        self.responsePipe = ResponseBodyPipe(highWatermark: options.responseBufferSize)
+        if let body {
+            if case .known(let count) = body.length { uploadLength = count } else { uploadLength = nil }
+            if let bytes = body.bufferedBytes, body.iterationBehavior == .multiple {
+                memoryUpload = bytes
+                uploadPipe = nil
+            } else {
+                memoryUpload = nil
+                uploadPipe = RequestBodyPipe(limit: options.requestBufferSize)
+            }
+        } else {
+            uploadLength = nil
+            memoryUpload = nil
+            uploadPipe = nil
+        }
+        startPump(body)
+    }
+
+    // MARK: Caller side
+
+    /// Waits for the response head; the body then streams.
+    func awaitHead() async throws -> Response {
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                headContinuation = continuation
+                observation = context.control.observe { [weak self] state in
+                    guard let self else { return }
+                    switch state {
+                    case .cancelled: self.cancel(with: CancellationError())
+                    case .suspended: self.userSuspended.store(true, ordering: .relaxed); self.requestPauseUpdate()
+                    case .running: self.userSuspended.store(false, ordering: .relaxed); self.requestPauseUpdate()
+                    }
+                }
+                userSuspended.store(context.control.state == .suspended, ordering: .relaxed)
+                loop.submit(.add(self))
+                if context.control.isCancelled { cancel(with: CancellationError()) }
+            }
+        } onCancel: {
+            cancel(with: CancellationError())
+        }
+    }
+
+    /// Aborts the transfer from any thread.
+    func cancel(with error: any Error) {
+        loop.submit(.cancel(self, error))
+    }
+
+    /// Asks the loop to re-apply the pause state (suspend, backpressure, upload starvation).
+    func requestPauseUpdate() {
+        loop.submit(.updatePause(self))
+    }
+
+    private func startPump(_ body: Body?) {
+        guard let body, let pipe = uploadPipe else { return }
+        let task = Task { [weak self] in
+            do {
+                for try await chunk in body {
+                    if try await pipe.push(chunk) { self?.requestPauseUpdate() }
+                }
+                if pipe.finish() { self?.requestPauseUpdate() }
+            } catch {
+                if pipe.finish(throwing: error) { self?.requestPauseUpdate() }
+            }
+        }
+        pump.withLock { $0 = task }
+    }
+
+    // MARK: Loop thread
+
+    /// Creates and configures the easy handle.
+    func attach(loop: CurlMultiLoop) throws {
+        guard let easy = CurlEasy() else { throw TransportError(.other, message: "curl_easy_init failed") }
+        easyHandle = easy.raw
+        let unmanaged = Unmanaged.passUnretained(self)
+        selfReference = unmanaged
+        let me = unmanaged.toOpaque()
+        try CurlOptions.configure(easy, for: self, userData: me, errorBuffer: errorBuffer)
+        easy.set(CURLOPT_PRIVATE, pointer: me)
+    }
+
+    func configureHeaders(on easy: CurlEasy, expectsBody: Bool) {
+        for field in request.headerFields {
+            headers.append("\(field.name.rawName): \(field.value)")
+        }
+        if request.headerFields[.expect] == nil { headers.append("Expect:") }
+        if !expectsBody, request.headerFields[.contentType] == nil, request.method == .post {
+            headers.append("Content-Type:")
+        }
+        easy.set(CURLOPT_HTTPHEADER, pointer: UnsafeMutableRawPointer(headers.raw))
+    }
+
+    var hasBody: Bool { memoryUpload != nil || uploadPipe != nil }
+    var bodyLength: Int64? { uploadLength }
+
+    /// Added to the multi handle: the request is on its way.
+    func started(loop: CurlMultiLoop) {
+        context.requestSent(request)
+        applyPauseState()
+    }
+
+    /// Applies suspend, backpressure and upload starvation as one pause mask.
+    func applyPauseState() {
+        guard let easyHandle else { return }
+        var desired: Int32 = 0
+        if userSuspended.load(ordering: .relaxed) { desired = Int32(ccurl_pause_all) }
+        if responsePipe.isBackpressured { desired |= Int32(ccurl_pause_recv) }
+        if let uploadPipe, uploadPipe.isStarved { desired |= Int32(ccurl_pause_send) }
+        guard desired != appliedPause else { return }
+        appliedPause = desired
+        curl_easy_pause(easyHandle, desired)
+        loop.markDirty(self)
+    }
+
+    /// The transfer ended in curl.
+    func finished(result: CURLcode, loop: CurlMultiLoop) {
+        if let easy = easyHandle.map({ CurlEasy(unsafeRaw: $0) }) {
+            pendingMetrics = CurlMetrics.read(from: easy)
+            if result == CURLE_OK, head == nil {
+                // A response without a head callback (HTTP/0.9 is refused, so rare): synthesize it.
+                let code = easy.info(CURLINFO_RESPONSE_CODE) ?? 0
+                head = HTTPResponse(status: .init(code: code))
+            }
+        }
+        if result == CURLE_OK {
+            ending = .success(())
+        } else {
+            let detail = String(validatingCString: errorBuffer) ?? ""
+            ending = .failure(abortError ?? CurlErrors.transportError(for: result, detail: detail))
+        }
+        loop.markDirty(self)
+    }
+
+    /// The transfer ended outside curl (cancelled, or could not start).
+    func fail(with error: any Error, loop: CurlMultiLoop) {
+        guard ending == nil else { return }
+        ending = .failure(error)
+        loop.markDirty(self)
+    }
+
+    deinit {
+        errorBuffer.deallocate()
+    }
+
+    func releaseHandle() {
+        if let easyHandle { curl_easy_cleanup(easyHandle) }
+        easyHandle = nil
+        headers.free()
+    }
+
+    /// Reports and hands over whatever the last pass produced. Outside every curl callback.
+    func flush(loop: CurlMultiLoop) {
+        if uploadNow != reportedUpload, uploadNow > 0 {
+            reportedUpload = uploadNow
+            context.uploadProgress(TransferProgress(completed: uploadNow, total: uploadLength))
+        }
+        uploadPipe?.wakeProducer()
+        // A head that arrived is handed over even when the body then failed, so the error can
+        // carry it; never after a cancellation.
+        if let head, !headDelivered, !isCancelled {
+            deliverHead(head)
+        }
+        if headDelivered, received != reportedReceived, received > 0 {
+            reportedReceived = received
+            let total = head?.headerFields[.contentLength].flatMap { Int64($0) }
+            context.downloadProgress(TransferProgress(completed: received, total: head?.headerFields[.contentEncoding] == nil ? total : nil))
+        }
+        if let ending {
+            if let metrics = pendingMetrics {
+                pendingMetrics = nil
+                context.metricsCollected(metrics)
+            }
+            finishOnce(ending)
+        }
+        responsePipe.wakeReader()
+    }
+
+    private func deliverHead(_ head: HTTPResponse) {
+        headDelivered = true
+        context.responseHeadReceived(head)
+        let length: Body.Length
+        if request.method == .head || [204, 304].contains(head.status.code) {
+            length = .known(0)
+        } else if head.headerFields[.contentEncoding] == nil,
+                  let count = head.headerFields[.contentLength].flatMap({ Int64($0) }) {
+            length = .known(count)
+        } else {
+            length = .unknown
+        }
+        let body = Body(CurlResponseBody(reader: BodyReader(transfer: self)), length: length, iterationBehavior: .single)
+        let continuation = headContinuation
+        headContinuation = nil
+        continuation?.resume(returning: Response(head: head, body: body, request: request))
+    }
+
+    private var finishedOnce = false
+
+    private var isCancelled: Bool {
+        if case .failure(let error)? = ending, error is CancellationError { return true }
+        return false
+    }
+
+    /// For an `.add` that arrives after the transfer already ended (cancelled before it
+    /// started): hands the ending over and tells the loop not to start it.
+    func endedBeforeStart(loop: CurlMultiLoop) -> Bool {
+        guard ending != nil else { return false }
+        finishedOnce = false
+        loop.markDirty(self)
+        return true
+    }
+
+    private func finishOnce(_ ending: Result<Void, any Error>) {
+        guard !finishedOnce else { return }
+        finishedOnce = true
+        observation?.cancel()
+        observation = nil
+        uploadPipe?.cancel()
+        pump.withLock { $0?.cancel() }
+        switch ending {
+        case .success:
+            responsePipe.end(.finished)
+        case .failure(let error):
+            responsePipe.end(.failed(error))
+            if let continuation = headContinuation {
+                headContinuation = nil
+                continuation.resume(throwing: error)
+            }
+        }
+    }
+
+    // MARK: Callbacks (loop thread, inside curl)
+
+    func onHeaderLine(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        guard head == nil else { return true }  // trailers
+        switch parser.consume(bytes) {
+        case .needMore:
+            return true
+        case .head(let parsed):
+            head = parsed
+            loop.markDirty(self)
+            return true
+        case .malformed(let reason):
+            abortError = TransportError(.malformedResponse, message: reason)
+            return false
+        }
+    }
+
+    /// Returns false to pause (the reader is behind).
+    func onBodyBytes(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        guard responsePipe.append(ArraySlice(bytes.bindMemory(to: UInt8.self))) else {
+            appliedPause |= Int32(ccurl_pause_recv)
+            return false
+        }
+        received += Int64(bytes.count)
+        loop.markDirty(self)
+        return true
+    }
+
+    /// Fills curl's upload buffer; returns the byte count, or `nil` to pause, or -1 to abort.
+    func onUploadRead(into buffer: UnsafeMutableRawBufferPointer) -> Int? {
+        if let memoryUpload {
+            let count = min(buffer.count, memoryUpload.count - memoryOffset)
+            guard count > 0, let base = buffer.baseAddress else { return 0 }
+            memoryUpload.withUnsafeBytes { source in
+                if let from = source.baseAddress {
+                    base.copyMemory(from: from.advanced(by: memoryOffset), byteCount: count)
+                }
+            }
+            memoryOffset += count
+            return count
+        }
+        guard let uploadPipe else { return 0 }
+        switch uploadPipe.read(into: buffer) {
+        case .bytes(let count):
+            loop.markDirty(self)
+            return count
+        case .end:
+            return 0
+        case .pause:
+            appliedPause |= Int32(ccurl_pause_send)
+            return nil
+        case .failed(let error):
+            abortError = error
+            return -1
+        }
+    }
+
+    /// Rewinds the upload to its start, when possible.
+    func onSeekToStart() -> Bool {
+        if memoryUpload != nil { memoryOffset = 0; return true }
+        return uploadPipe?.canRewind ?? true
+    }
+
+    func onProgress(uploaded: Int64) {
+        if uploaded != uploadNow {
+            uploadNow = uploaded
+            loop.markDirty(self)
+        }
+    }
+}
+
+extension CurlEasy {
+    init(unsafeRaw raw: UnsafeMutableRawPointer) { self.raw = raw }
+}
