@@ -86,6 +86,18 @@ public final class CurlTransport: Transport {
     /// The libcurl in use, e.g. `libcurl/7.88.1 OpenSSL/3.0.19 zlib/1.2.13 brotli/1.0.9 zstd/1.5.4 nghttp2/1.52.0`.
     public static var libcurlVersion: String { String(cString: ccurl_version()) }
 
+    /// An executor running on the transport's curl thread.
+    ///
+    /// ```swift
+    /// let response = try await withTaskExecutorPreference(transport.executor) {
+    ///     try await session.data(for: request)
+    /// }
+    /// ```
+    /// With this preference the session's work and the transfer's completion share one thread,
+    /// saving the hop between threads that dominates small requests. Work run there must never
+    /// block: it would stall every transfer of the transport.
+    public var executor: any TaskExecutor { loop.executor }
+
     /// How often the curl thread was woken from its poll by a command: a figure for benchmarks.
     public var wakeupCount: Int { loop.wakeups.load(ordering: .relaxed) }
 

@@ -16,6 +16,7 @@ final class CurlMultiLoop: @unchecked Sendable {
     // is a Locked queue and `asleep`/`stopping` are atomics.
 
     enum Command {
+        case job(UnownedJob)
         case add(CurlTransfer)
         case updatePause(CurlTransfer)
         case cancel(CurlTransfer, any Error)
@@ -30,6 +31,8 @@ final class CurlMultiLoop: @unchecked Sendable {
     private var thread: pthread_t? = nil
     /// Wake-ups sent, for the benchmark's "wake-ups per request" figure.
     let wakeups = Atomic<Int>(0)
+    /// Runs Swift jobs on this thread between curl passes. Set once, at the end of `init`.
+    private(set) var executor: CurlLoopExecutor! = nil
 
     init(configuration: CurlTransport.Configuration) throws {
         CurlGlobal.initialize()
@@ -41,6 +44,7 @@ final class CurlMultiLoop: @unchecked Sendable {
         ccurl_multi_setopt_long(multi, CURLMOPT_MAX_HOST_CONNECTIONS, configuration.maximumConnectionsPerHost)
         ccurl_multi_setopt_long(multi, CURLMOPT_MAX_TOTAL_CONNECTIONS, configuration.maximumTotalConnections)
         ccurl_multi_setopt_long(multi, CURLMOPT_PIPELINING, configuration.multiplexing ? 2 : 0)
+        executor = CurlLoopExecutor(loop: self)
     }
 
     /// Starts the thread. The thread keeps the loop alive until `shutdown`.
@@ -121,6 +125,8 @@ final class CurlMultiLoop: @unchecked Sendable {
 
     private func apply(_ command: Command) {
         switch command {
+        case .job(let job):
+            job.runSynchronously(on: executor.asUnownedTaskExecutor())
         case .add(let transfer):
             if transfer.endedBeforeStart(loop: self) { return }
             do {
