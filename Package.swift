@@ -16,6 +16,7 @@ let package = Package(
         .library(name: "CourierCore", targets: ["CourierCore"]),
         .library(name: "CourierTesting", targets: ["CourierTesting"]),
         .library(name: "CourierCurl", targets: ["CourierCurl"]),
+        .library(name: "CourierRequestSerialization", targets: ["CourierRequestSerialization"]),
         .library(name: "Courier", targets: ["Courier"]),
     ],
     dependencies: [
@@ -38,6 +39,12 @@ let package = Package(
             name: "CourierCurl",
             dependencies: ["CourierCore", "CCurl", .product(name: "HTTPTypes", package: "swift-http-types")],
             path: "Modules/TransportCurl",
+            swiftSettings: strictSettings
+        ),
+        .target(
+            name: "CourierRequestSerialization",
+            dependencies: ["CourierCore", .product(name: "HTTPTypes", package: "swift-http-types")],
+            path: "Modules/RequestSerialization",
             swiftSettings: strictSettings
         ),
         .target(
