@@ -66,6 +66,12 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .testTarget(
+            name: "CourierRequestSerializationTests",
+            dependencies: ["CourierRequestSerialization", "CourierCore", .product(name: "HTTPTypes", package: "swift-http-types")],
+            path: "Tests/RequestSerializationTests",
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
             name: "CourierTestingTests",
             dependencies: ["CourierCore", "CourierTesting"],
             path: "Tests/TestingTests",
