@@ -36,7 +36,7 @@ struct HTTPRequestSerializerTests {
         #expect(try await text(of: serialized.body) == "key=value")
     }
 
-    @Test(arguments: [HTTPRequest.Method.put, .patch, .post, HTTPRequest.Method("OPTIONS")!])
+    @Test(arguments: [HTTPRequest.Method.put, .patch, .post, .options])
     func otherMethodsSendAFormBody(method: HTTPRequest.Method) async throws {
         // Checklist 8 (offline part).
         let serialized = try serializer.serialize(try makeRequest(method, "http://example.com/x?a=1"), parameters: ["key": "value", "n": [1, 2]])

@@ -132,7 +132,7 @@ struct QueryStringTests {
         } throws: { error in
             guard let error = error as? RequestSerializationError else { return false }
             return error.reason == .parametersNotDictionary && error.location == "parameters"
-                && error.description.hasPrefix("parameters not a dictionary: parameters: a query string or form body names every value")
+                && error.description.hasPrefix("parameters not a dictionary at parameters: a query string or form body names every value")
         }
     }
 }

@@ -38,14 +38,15 @@ public struct RequestSerializationError: Error, Sendable, Hashable, CustomString
         self.detail = detail
     }
 
-    /// A sentence a user can act on. For ``Reason/invalidJSON`` it starts with AFNetworking's
-    /// wording: ``The `parameters` argument is not valid JSON.``
+    /// A sentence a user can act on, e.g. `parameters not a dictionary at parameters: …`. For
+    /// ``Reason/invalidJSON`` it starts with AFNetworking's wording:
+    /// ``The `parameters` argument is not valid JSON. parameters["ratio"]: nan is not a JSON number…``
     public var description: String {
         switch reason {
         case .invalidJSON:
             return "The `parameters` argument is not valid JSON. \(location): \(detail)"
         default:
-            return "\(reason): \(location): \(detail)"
+            return "\(reason) at \(location): \(detail)"
         }
     }
 }
