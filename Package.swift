@@ -16,6 +16,7 @@ let package = Package(
         .library(name: "CourierCore", targets: ["CourierCore"]),
         .library(name: "CourierTesting", targets: ["CourierTesting"]),
         .library(name: "CourierCurl", targets: ["CourierCurl"]),
+        .library(name: "CourierRequestSerialization", targets: ["CourierRequestSerialization"]),
         .library(name: "Courier", targets: ["Courier"]),
     ],
     dependencies: [
@@ -41,6 +42,12 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .target(
+            name: "CourierRequestSerialization",
+            dependencies: ["CourierCore", .product(name: "HTTPTypes", package: "swift-http-types")],
+            path: "Modules/RequestSerialization",
+            swiftSettings: strictSettings
+        ),
+        .target(
             name: "CourierTesting",
             dependencies: ["CourierCore", .product(name: "HTTPTypes", package: "swift-http-types")],
             path: "Modules/Testing",
@@ -56,6 +63,12 @@ let package = Package(
             name: "CourierCoreTests",
             dependencies: ["CourierCore", "CourierTesting", "Courier"],
             path: "Tests/CoreTests",
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "CourierRequestSerializationTests",
+            dependencies: ["CourierRequestSerialization", "CourierCore", .product(name: "HTTPTypes", package: "swift-http-types")],
+            path: "Tests/RequestSerializationTests",
             swiftSettings: strictSettings
         ),
         .testTarget(

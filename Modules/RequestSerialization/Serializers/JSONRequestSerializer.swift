@@ -1,0 +1,79 @@
+import CourierCore
+import HTTPTypes
+
+/// AFNetworking's `AFJSONRequestSerializer`: parameters as a compact JSON body, except for the
+/// methods that put them in the URL query.
+///
+/// ```swift
+/// let serialized = try JSONRequestSerializer().serialize(request, parameters: ["key": "value"])
+/// // POST body {"key":"value"}, Content-Type: application/json
+/// ```
+///
+/// - A method in ``methodsEncodingParametersInURI`` is handled exactly as by
+///   ``HTTPRequestSerializer``: parameters in the query, no body, no `Content-Type`.
+/// - Any other method with parameters gets their JSON as the body (see below) and
+///   `Content-Type: application/json` unless the request already has a `Content-Type`.
+/// - Any other method with `nil` parameters gets neither a body nor a `Content-Type`.
+/// - ``defaultHeaderFields`` are added to every request that lacks a field of the same name.
+///
+/// The JSON is compact, with dictionary keys sorted so equal parameters give equal bytes. `/` is
+/// not escaped (`JSONSerialization` writes `\/`; both read the same), `.data` becomes a base64
+/// string, and an integral `.double` below 10¹⁶ is written without a fraction (`2`). A set, a NaN
+/// or infinite number, or a top level that is neither an array nor a dictionary throws
+/// ``RequestSerializationError/Reason/invalidJSON``, whose message starts with AFNetworking's
+/// ``The `parameters` argument is not valid JSON.``
+public struct JSONRequestSerializer: RequestSerializer {
+    /// Methods whose parameters go into the URL query instead of a body; `GET`, `HEAD` and
+    /// `DELETE` by default. Compared without regard to ASCII case.
+    public var methodsEncodingParametersInURI: Set<HTTPRequest.Method>
+
+    /// Header fields added to every request that lacks a field of the same name; empty by default
+    /// (see ``HTTPRequestSerializer/defaultHeaderFields``).
+    public var defaultHeaderFields: HTTPFields
+
+    /// Replaces the default query-string rules for the URI methods when set; it never shapes the
+    /// JSON body.
+    public var queryStringBuilder: QueryStringBuilder?
+
+    /// A serializer; the defaults are AFNetworking's.
+    public init(
+        methodsEncodingParametersInURI: Set<HTTPRequest.Method> = [.get, .head, .delete],
+        defaultHeaderFields: HTTPFields = [:],
+        queryStringBuilder: QueryStringBuilder? = nil
+    ) {
+        self.methodsEncodingParametersInURI = methodsEncodingParametersInURI
+        self.defaultHeaderFields = defaultHeaderFields
+        self.queryStringBuilder = queryStringBuilder
+    }
+
+    /// The URL-encoding serializer with the same settings, which handles the URI methods.
+    private var urlEncoding: HTTPRequestSerializer {
+        HTTPRequestSerializer(
+            methodsEncodingParametersInURI: methodsEncodingParametersInURI,
+            defaultHeaderFields: defaultHeaderFields,
+            queryStringBuilder: queryStringBuilder
+        )
+    }
+
+    /// `request` with ``defaultHeaderFields`` added and `parameters` in its query or as its JSON body.
+    ///
+    /// - Throws: a ``RequestSerializationError`` (``RequestSerializationError/Reason/invalidJSON``
+    ///   for a body), or ``queryStringBuilder``'s error unchanged.
+    public func serialize(_ request: HTTPRequest, parameters: Parameters?) throws -> SerializedRequest {
+        let urlEncoding = self.urlEncoding
+        if urlEncoding.encodesParametersInURI(request.method) {
+            return try urlEncoding.serialize(request, parameters: parameters)
+        }
+
+        var request = request
+        request.headerFields.addMissing(defaultHeaderFields)
+        guard let parameters else {
+            return SerializedRequest(request: request, body: nil)
+        }
+        let json = try JSONWriter.encode(parameters)
+        if request.headerFields[.contentType] == nil {
+            request.headerFields[.contentType] = "application/json"
+        }
+        return SerializedRequest(request: request, body: Body(json))
+    }
+}
