@@ -13,7 +13,7 @@ extension Body {
             return bytes
         }
         var collected = Data()
-        if case .known(let count) = length { collected.reserveCapacity(Int(count)) }
+        if case .known(let count) = length, count > 0 { collected.reserveCapacity(Int(count)) }
         for try await chunk in self {
             guard collected.count + chunk.count <= maxBytes else {
                 throw BodyError.tooLarge(limit: maxBytes)

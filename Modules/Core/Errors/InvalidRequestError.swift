@@ -31,7 +31,7 @@ public struct InvalidRequestError: Error, Sendable, Hashable, CustomStringConver
         self.detail = detail
     }
 
-    /// e.g. `invalid header value for "X-A": it contains CR or LF`.
+    /// e.g. `invalid header value: "X-A": the value contains CR, LF or NUL, which could inject headers`.
     public var description: String {
         var text = "\(reason): \"\(input)\""
         if let detail { text += ": \(detail)" }

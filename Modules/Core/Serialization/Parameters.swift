@@ -7,7 +7,7 @@ import FoundationEssentials
 /// ```
 /// Request serializers turn it into a query string, a form body, JSON or a property list, each
 /// by its own rules (AFNetworking's in `CourierRequestSerialization`).
-public indirect enum Parameters: Sendable, Hashable {
+public indirect enum Parameters: Sendable {
     /// No value (`NSNull`): a query key without `=`, JSON `null`.
     case null
     /// A boolean.
@@ -26,6 +26,39 @@ public indirect enum Parameters: Sendable, Hashable {
     case set(Set<Parameters>)
     /// Named values.
     case dictionary([String: Parameters])
+}
+
+extension Parameters: Hashable {
+    /// Structural equality; doubles compare by bit pattern, so `.double(.nan)` equals itself and
+    /// a `Set<Parameters>` never holds two NaNs.
+    public static func == (lhs: Parameters, rhs: Parameters) -> Bool {
+        switch (lhs, rhs) {
+        case (.null, .null): return true
+        case let (.bool(a), .bool(b)): return a == b
+        case let (.int(a), .int(b)): return a == b
+        case let (.double(a), .double(b)): return a.bitPattern == b.bitPattern || a == b
+        case let (.string(a), .string(b)): return a == b
+        case let (.data(a), .data(b)): return a == b
+        case let (.array(a), .array(b)): return a == b
+        case let (.set(a), .set(b)): return a == b
+        case let (.dictionary(a), .dictionary(b)): return a == b
+        default: return false
+        }
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        switch self {
+        case .null: hasher.combine(0)
+        case .bool(let value): hasher.combine(1); hasher.combine(value)
+        case .int(let value): hasher.combine(2); hasher.combine(value)
+        case .double(let value): hasher.combine(3); hasher.combine(value == 0 ? 0 : value.bitPattern)
+        case .string(let value): hasher.combine(4); hasher.combine(value)
+        case .data(let value): hasher.combine(5); hasher.combine(value)
+        case .array(let value): hasher.combine(6); hasher.combine(value)
+        case .set(let value): hasher.combine(7); hasher.combine(value)
+        case .dictionary(let value): hasher.combine(8); hasher.combine(value)
+        }
+    }
 }
 
 extension Parameters: ExpressibleByNilLiteral {

@@ -1,0 +1,105 @@
+import CourierCore
+import CourierCurl
+import Foundation
+import HTTPTypes
+import Testing
+
+/// Connection reuse, HTTP/2, TLS, Unix sockets and proxies.
+@Suite("Connections")
+struct ConnectionTests {
+    /// Runs `waves` rounds of `concurrency` requests and counts the connections opened.
+    func connectionsOpened(_ s: Session, path: String, concurrency: Int, waves: Int) async throws -> Int {
+        var opened = 0
+        for _ in 0..<waves {
+            opened += try await withThrowingTaskGroup(of: Int.self) { group in
+                for _ in 0..<concurrency {
+                    group.addTask {
+                        let response = try await s.data(for: try s.makeRequest(.get, path))
+                        #expect(response.status == .ok)
+                        return response.metrics?.reusedConnection == false ? 1 : 0
+                    }
+                }
+                return try await group.reduce(0, +)
+            }
+        }
+        return opened
+    }
+
+    @Test func sequentialRequestsReuseOneConnection() async throws {
+        let s = session(Servers.nginx, transport: try transport { _ in })
+        #expect(try await connectionsOpened(s, path: "json", concurrency: 1, waves: 5) == 1)
+    }
+
+    @Test func concurrentTasksKeepOneConnectionEach() async throws {
+        let s = session(Servers.nginx, transport: try transport { $0.httpVersion = .http1_1 })
+        // Three waves of 8 slow-ish requests in flight: exactly 8 connections, then reused.
+        #expect(try await connectionsOpened(s, path: "json", concurrency: 8, waves: 3) <= 8)
+        #expect(try await connectionsOpened(s, path: "json", concurrency: 8, waves: 1) == 0)
+    }
+
+    @Test func hundredConcurrentRequestsShareOneHTTP2Connection() async throws {
+        let t = try transport { $0.certificateAuthorityFile = Servers.caFile }
+        let s = session(Servers.tls, transport: t)
+        let first = try await s.data(for: try s.makeRequest(.get, "json"))
+        #expect(first.metrics?.httpVersion == "HTTP/2")
+        #expect(try await connectionsOpened(s, path: "json", concurrency: 100, waves: 1) == 0)
+    }
+
+    @Test func priorKnowledgeSpeaksHTTP2OverCleartext() async throws {
+        let s = session(Servers.h2c, transport: try transport { $0.httpVersion = .http2 })
+        let response = try await s.get("json").response
+        #expect(response.status == .ok)
+        #expect(response.metrics?.httpVersion == "HTTP/2")
+    }
+
+    @Test func http11CanBeForcedOverTLS() async throws {
+        let t = try transport { $0.certificateAuthorityFile = Servers.caFile; $0.httpVersion = .http1_1 }
+        let response = try await session(Servers.tls, transport: t).get("json").response
+        #expect(response.metrics?.httpVersion == "HTTP/1.1")
+    }
+
+    @Test func tlsWorksForTheIPAndTheHostName() async throws {
+        let t = try transport { $0.certificateAuthorityFile = Servers.caFile }
+        for base in [Servers.tls, Servers.tlsLocalhost] {
+            let response = try await session(base, transport: t).get("get").response
+            #expect(response.status == .ok)
+            #expect((response.metrics?.secureConnection ?? .zero) > .zero)
+        }
+    }
+
+    @Test func untrustedServerIsATLSFailure() async throws {
+        let t = try transport { $0.certificateAuthorityFile = "/etc/ssl/certs/ca-certificates.crt" }
+        await #expect {
+            _ = try await session(Servers.tls, transport: t).get("get").response
+        } throws: { transportCode($0) == .tlsFailure }
+    }
+
+    @Test func trustEvaluatorFailsClosedUntilSupported() async throws {
+        struct Anything: ServerTrustEvaluator { func evaluate(_ trust: ServerTrust) throws {} }
+        let t = try transport { $0.certificateAuthorityFile = Servers.caFile }
+        let s = session(Servers.tls, transport: t) { $0.trustEvaluator = Anything() }
+        await #expect { _ = try await s.get("get").response } throws: { transportCode($0) == .tlsFailure }
+    }
+
+    @Test func unixSocketCarriesTheRequest() async throws {
+        let t = try transport { $0.unixSocketPath = Servers.unixSocket }
+        let response = try await session("http://localhost", transport: t).get("get").response
+        #expect(response.status == .ok)
+        #expect(try json(response)["url"] as? String == "http://localhost/get")
+    }
+
+    @Test func proxyCarriesTheRequest() async throws {
+        let t = try transport { $0.proxy = Servers.proxy }
+        let response = try await session(transport: t).get("get").response
+        #expect(response.status == .ok)
+        #expect(response.head.headerFields[HTTPField.Name("Via")!]?.contains("courier-test-proxy") == true)
+    }
+
+    @Test func rangeRequestsGetPartialContent() async throws {
+        let response = try await session(Servers.nginx).get("files/1m.bin", headers: [HTTPField.Name("Range")!: "bytes=0-99"]).response
+        #expect(response.status.code == 206)
+        #expect(response.data.count == 100)
+        let file = try Data(contentsOf: URL(fileURLWithPath: Servers.filesDirectory).appendingPathComponent("1m.bin"))
+        #expect(response.data == file.prefix(100))
+    }
+}

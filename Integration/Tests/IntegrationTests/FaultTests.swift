@@ -1,0 +1,71 @@
+import CourierCore
+import CourierCurl
+import Foundation
+import HTTPTypes
+import Testing
+
+/// Each fault of the fault server ends in its typed error within a stated bound.
+@Suite("Faults")
+struct FaultTests {
+    func fault(_ path: String, timeouts: Timeouts = Timeouts(connect: .seconds(2), request: .seconds(2))) async -> (any Error)? {
+        let s = session(Servers.fault) { $0.timeouts = timeouts }
+        do {
+            _ = try await s.get(path).response
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    @Test func truncatedBodyIsReportedWithTheHead() async throws {
+        let (error, elapsed) = await timed { await fault("truncated") }
+        #expect(transportCode(try #require(error)) == .truncatedBody)
+        #expect((error as? CourierError)?.response?.status == .ok)
+        #expect(elapsed < .seconds(2))
+    }
+
+    @Test func resetIsAConnectionLoss() async throws {
+        let (error, elapsed) = await timed { await fault("reset") }
+        #expect(transportCode(try #require(error)) == .connectionLost)
+        #expect(elapsed < .seconds(2))
+    }
+
+    @Test func silentServerTimesOutAtTheRequestTimeout() async throws {
+        let (error, elapsed) = await timed { await fault("never", timeouts: Timeouts(request: .milliseconds(500))) }
+        #expect(transportCode(try #require(error)) == .timedOut)
+        #expect(elapsed >= .milliseconds(450) && elapsed < .seconds(2))
+    }
+
+    @Test func malformedStatusLineIsAMalformedResponse() async throws {
+        let (error, elapsed) = await timed { await fault("malformed-status") }
+        #expect(transportCode(try #require(error)) == .malformedResponse)
+        #expect(elapsed < .seconds(2))
+    }
+
+    @Test func hugeHeaderBlockIsRefused() async throws {
+        let (error, elapsed) = await timed { await fault("huge-header") }
+        let code = transportCode(try #require(error))
+        #expect(code == .malformedResponse || code == .other)
+        #expect(elapsed < .seconds(2))
+    }
+
+    @Test func slowDripTripsTheLowSpeedLimit() async throws {
+        let timeouts = Timeouts(request: .seconds(10), lowSpeedTime: .seconds(1), lowSpeedLimit: 100)
+        let (error, elapsed) = await timed { await fault("drip?bytes=100&interval_ms=200", timeouts: timeouts) }
+        #expect(transportCode(try #require(error)) == .timedOut)
+        #expect(elapsed < .seconds(4))
+    }
+
+    @Test func slowHeadersWithinTheTimeoutSucceed() async throws {
+        let error = await fault("slow-headers?delay_ms=300")
+        #expect(error == nil)
+    }
+
+    @Test func everyErrorKeepsCurlsCodeAndMessage() async throws {
+        let error = try #require(await fault("reset"))
+        let transport = try #require((error as? CourierError)?.underlyingError as? TransportError)
+        #expect(transport.underlyingCode != nil)
+        #expect(!transport.message.isEmpty)
+        #expect((error as? CourierError)?.stage == .transport)
+    }
+}
