@@ -54,7 +54,9 @@ if [ "$(cat "$STAMP" 2>/dev/null || true)" != "$wanted" ]; then
     rm -f "$STAMP"
     "$VENV/bin/python" -m pip install --disable-pip-version-check --no-input -q -r "$REQUIREMENTS" \
         || die "pip install -r $REQUIREMENTS failed"
-    "$VENV/bin/python" -c 'import httpbin, gunicorn' || die "httpbin or gunicorn does not import in $VENV"
+    # (httpbin warns on import that flasgger, which it does not need, is missing: keep that quiet.)
+    "$VENV/bin/python" -c 'import httpbin, gunicorn' 2>/dev/null ||
+        die "httpbin or gunicorn does not import in $VENV: $("$VENV/bin/python" -c 'import httpbin, gunicorn' 2>&1 | tail -n 3)"
     printf '%s\n' "$wanted" >"$STAMP"
 fi
 

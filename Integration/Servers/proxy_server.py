@@ -49,6 +49,8 @@ class ProxyHandler(http.server.BaseHTTPRequestHandler):
         log("%s %s" % (self.address_string(), format % args))
 
     def answer(self, status, text):
+        if status >= 400:
+            self.close_connection = True  # the request's body, if any, was not read
         body = text.encode()
         self.send_response(status)
         self.send_header("Content-Type", "text/plain")
@@ -85,7 +87,10 @@ class ProxyHandler(http.server.BaseHTTPRequestHandler):
         headers = []
         for name, value in self.headers.items():
             lowered = name.lower()
-            if lowered in HOP_BY_HOP or lowered in connection_tokens or lowered == "host":
+            # Host is rewritten from the target, Content-Length added below, and Expect was answered here
+            # (100 Continue) already.
+            if lowered in HOP_BY_HOP or lowered in connection_tokens or lowered in ("host", "expect",
+                                                                                    "content-length"):
                 continue
             headers.append((name, value))
         headers.append(("Host", target.netloc))
@@ -144,6 +149,7 @@ class ProxyHandler(http.server.BaseHTTPRequestHandler):
         no_body = self.command == "HEAD" or response.status in (204, 304) or 100 <= response.status < 200
         connection_tokens = {token.strip().lower()
                              for token in (response.getheader("Connection") or "").split(",")}
+        self.log_request(response.status)
         self.send_response_only(response.status, response.reason)
         length = response.getheader("Content-Length")
         for name, value in response.getheaders():
