@@ -89,6 +89,9 @@ static const int ccurl_error_size = CURL_ERROR_SIZE;
 static const int ccurl_seekfunc_ok = CURL_SEEKFUNC_OK;
 static const int ccurl_seekfunc_cantseek = CURL_SEEKFUNC_CANTSEEK;
 
+/// The libcurl version as 0xXXYYZZ (major, minor, patch).
+static inline unsigned int ccurl_version_number(void) { return curl_version_info(CURLVERSION_NOW)->version_num; }
+
 /// The libcurl version string, e.g. "libcurl/7.88.1 OpenSSL/3.0.19 …".
 static inline const char *ccurl_version(void) { return curl_version(); }
 

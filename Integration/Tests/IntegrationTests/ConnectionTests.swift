@@ -47,9 +47,11 @@ struct ConnectionTests {
 
     @Test func priorKnowledgeSpeaksHTTP2OverCleartext() async throws {
         let s = session(Servers.h2c, transport: try transport { $0.httpVersion = .http2 })
-        let response = try await s.get("json").response
-        #expect(response.status == .ok)
-        #expect(response.metrics?.httpVersion == "HTTP/2")
+        for _ in 0..<3 {  // libcurl 7.88 cannot reuse such a connection; the transport works around it
+            let response = try await s.get("json").response
+            #expect(response.status == .ok)
+            #expect(response.metrics?.httpVersion == "HTTP/2")
+        }
     }
 
     @Test func http11CanBeForcedOverTLS() async throws {

@@ -68,6 +68,13 @@ enum CurlOptions {
         case .http2:
             let cleartext = request.scheme?.lowercased() == "http"
             easy.set(CURLOPT_HTTP_VERSION, cleartext ? ccurl_http_version_2_prior_knowledge : ccurl_http_version_2_0)
+            if cleartext, ccurl_version_number() < 0x08_00_00 {
+                // libcurl before 8.0 fails the second request on a reused prior-knowledge
+                // connection with "Error in the HTTP2 framing layer" (curl issue #10634):
+                // give each such request its own connection.
+                easy.set(CURLOPT_FRESH_CONNECT, 1)
+                easy.set(CURLOPT_FORBID_REUSE, 1)
+            }
         }
         easy.set(CURLOPT_PIPEWAIT, options.multiplexing ? 1 : 0)
         if options.automaticDecompression { easy.set(CURLOPT_ACCEPT_ENCODING, "") }

@@ -184,6 +184,13 @@ final class CurlTransfer: @unchecked Sendable {
         }
         if result == CURLE_OK {
             ending = .success(())
+        } else if result == CURLE_OUT_OF_MEMORY, head == nil, abortError == nil {
+            // libcurl refuses a header block over 100 KiB with "out of memory".
+            ending = .failure(TransportError(
+                .malformedResponse,
+                message: "the response head is larger than libcurl accepts (100 KiB) or memory ran out",
+                underlyingCode: Int(result.rawValue)
+            ))
         } else {
             let detail = String(validatingCString: errorBuffer) ?? ""
             ending = .failure(abortError ?? CurlErrors.transportError(for: result, detail: detail))
