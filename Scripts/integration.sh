@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs the integration tests (Integration/) against real servers on 127.0.0.1: starts them,
-# runs the suite, stops them. Usage: Scripts/integration.sh [swift test arguments…]
+# runs the suite, stops them. Usage: Scripts/integration.sh [--tsan] [swift test arguments…]
+# --tsan builds and runs the suite under ThreadSanitizer (in Integration/.build-tsan).
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
 cd "$COURIER_ROOT"
@@ -16,8 +17,15 @@ stop_servers() { [ "$started_here" = 1 ] && Scripts/servers.sh stop || true; }
 trap stop_servers EXIT
 eval "$(Scripts/servers.sh env)"
 
+sanitize=()
+if [ "${1:-}" = "--tsan" ]; then
+    shift
+    sanitize=(--sanitize=thread --scratch-path .build-tsan)
+    export TSAN_OPTIONS="halt_on_error=1 ${TSAN_OPTIONS:-}"
+fi
+
 cd Integration
-log "building the integration tests"
-build_without_warnings --build-tests
-log "integration tests"
-swift test --skip-build "$@"
+log "building the integration tests ${sanitize[*]}"
+build_without_warnings --build-tests "${sanitize[@]}"
+log "integration tests ${sanitize[*]}"
+swift test --skip-build "${sanitize[@]}" "$@"

@@ -56,3 +56,9 @@ let response = try await Session(transport: Echo())
     .data(for: HTTPRequest(method: .get, scheme: "http", authority: "x.test", path: "/"))
 precondition(response.text == "hi")
 '
+
+check CoreCurl "CourierCore CourierCurl" "CourierCore CourierCurl HTTPTypes" \
+    "FoundationNetworking|libFoundation\.so|libxml2" '
+_ = try CurlTransport()
+precondition(!CurlTransport.libcurlVersion.isEmpty)
+'

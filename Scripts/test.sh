@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Runs every Courier test suite: builds with zero warnings, unit tests, the linkage test, then the
-# unit tests again under ThreadSanitizer. Installs what it needs. Usage: Scripts/test.sh
+# Runs every Courier test suite: builds with zero warnings, unit tests, the linkage test, the unit
+# tests again under ThreadSanitizer, then the integration tests against real servers on
+# 127.0.0.1, plain and under ThreadSanitizer. Installs what it needs. Usage: Scripts/test.sh
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
 cd "$COURIER_ROOT"
@@ -24,6 +25,11 @@ TSAN_OPTIONS="halt_on_error=1 ${TSAN_OPTIONS:-}" \
     swift test --sanitize=thread --scratch-path .build-tsan
 
 log "integration tests (real servers on 127.0.0.1)"
+Scripts/servers.sh start
+trap 'Scripts/servers.sh stop >/dev/null 2>&1 || true' EXIT
 Scripts/integration.sh
+
+log "integration tests under ThreadSanitizer"
+Scripts/integration.sh --tsan
 
 log "all suites passed"
