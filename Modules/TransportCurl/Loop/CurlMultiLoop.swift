@@ -17,7 +17,7 @@ final class CurlMultiLoop: @unchecked Sendable {
 
     enum Command {
         case job(UnownedJob)
-        case add(CurlTransfer)
+        case add(CurlTransfer, CheckedContinuation<Response, any Error>)
         case updatePause(CurlTransfer)
         case cancel(CurlTransfer, any Error)
         case shutdown
@@ -26,6 +26,8 @@ final class CurlMultiLoop: @unchecked Sendable {
     private let multi: UnsafeMutableRawPointer
     private let commands = Locked<[Command]>([])
     private let asleep = Atomic<Bool>(false)
+    /// Set when the thread has left its loop: Swift jobs then run on the global executor.
+    private let stopped = Atomic<Bool>(false)
     private var active: [ObjectIdentifier: CurlTransfer] = [:]
     private var dirty: [CurlTransfer] = []
     private var thread: pthread_t? = nil
@@ -67,6 +69,10 @@ final class CurlMultiLoop: @unchecked Sendable {
 
     /// Hands a command to the loop; wakes it only when it sleeps.
     func submit(_ command: Command) {
+        if stopped.load(ordering: .sequentiallyConsistent) {
+            if case .job(let job) = command { job.runSynchronously(on: globalConcurrentExecutor.asUnownedTaskExecutor()) }
+            return
+        }
         commands.withLock { $0.append(command) }
         if asleep.load(ordering: .sequentiallyConsistent) {
             wakeups.add(1, ordering: .relaxed)
@@ -120,6 +126,15 @@ final class CurlMultiLoop: @unchecked Sendable {
             }
             asleep.store(false, ordering: .sequentiallyConsistent)
         }
+        stopped.store(true, ordering: .sequentiallyConsistent)
+        // Jobs that arrived while stopping still run, elsewhere.
+        let late = commands.withLock { queue -> [Command] in
+            defer { queue.removeAll() }
+            return queue
+        }
+        for case .job(let job) in late {
+            job.runSynchronously(on: globalConcurrentExecutor.asUnownedTaskExecutor())
+        }
         curl_multi_cleanup(multi)
     }
 
@@ -127,7 +142,8 @@ final class CurlMultiLoop: @unchecked Sendable {
         switch command {
         case .job(let job):
             job.runSynchronously(on: executor.asUnownedTaskExecutor())
-        case .add(let transfer):
+        case .add(let transfer, let continuation):
+            transfer.headContinuation = continuation
             if transfer.endedBeforeStart(loop: self) { return }
             do {
                 try transfer.attach(loop: self)

@@ -8,9 +8,9 @@ import Synchronization
 /// body, progress and metrics to the task.
 ///
 /// Life: made by `send` on the caller's thread, handed to the loop with `.add` (through the
-/// loop's locked command queue), then touched only by the loop thread, except for the pipes
-/// (locked), `userSuspended` (atomic) and `cancel(with:)`/`requestPauseUpdate()`, which only
-/// submit commands.
+/// loop's locked command queue, together with the continuation waiting for the head), then
+/// touched only by the loop thread, except for the pipes (locked), `userSuspended` (atomic) and
+/// `cancel(with:)`/`requestPauseUpdate()`, which only submit commands.
 final class CurlTransfer: @unchecked Sendable {
     // @unchecked: see above; every mutable field below `// Loop thread only` is confined to the
     // loop thread after the `.add` hand-over.
@@ -33,7 +33,7 @@ final class CurlTransfer: @unchecked Sendable {
     private var headers = CurlHeaderList()
     private var parser = ResponseHeadParser()
     private var head: HTTPResponse?
-    private var headContinuation: CheckedContinuation<Response, any Error>?
+    var headContinuation: CheckedContinuation<Response, any Error>?
     private var headDelivered = false
     private var memoryOffset = 0
     private var appliedPause: Int32 = 0
@@ -51,6 +51,7 @@ final class CurlTransfer: @unchecked Sendable {
         return buffer
     }()
     private var selfReference: Unmanaged<CurlTransfer>?
+    /// Set in `init`, before the transfer is shared; cancelled on the loop thread at the end.
     private var observation: TransferControl.Observation?
 
     init(request: HTTPRequest, url: String, body: Body?, context: RequestContext, options: CurlTransport.Configuration, loop: CurlMultiLoop) {
@@ -75,6 +76,15 @@ final class CurlTransfer: @unchecked Sendable {
             uploadPipe = nil
         }
         startPump(body)
+        observation = context.control.observe { [weak self] state in
+            guard let self else { return }
+            switch state {
+            case .cancelled: self.cancel(with: CancellationError())
+            case .suspended: self.userSuspended.store(true, ordering: .relaxed); self.requestPauseUpdate()
+            case .running: self.userSuspended.store(false, ordering: .relaxed); self.requestPauseUpdate()
+            }
+        }
+        userSuspended.store(context.control.state == .suspended, ordering: .relaxed)
     }
 
     // MARK: Caller side
@@ -83,17 +93,7 @@ final class CurlTransfer: @unchecked Sendable {
     func awaitHead() async throws -> Response {
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
-                headContinuation = continuation
-                observation = context.control.observe { [weak self] state in
-                    guard let self else { return }
-                    switch state {
-                    case .cancelled: self.cancel(with: CancellationError())
-                    case .suspended: self.userSuspended.store(true, ordering: .relaxed); self.requestPauseUpdate()
-                    case .running: self.userSuspended.store(false, ordering: .relaxed); self.requestPauseUpdate()
-                    }
-                }
-                userSuspended.store(context.control.state == .suspended, ordering: .relaxed)
-                loop.submit(.add(self))
+                loop.submit(.add(self, continuation))
                 if context.control.isCancelled { cancel(with: CancellationError()) }
             }
         } onCancel: {
