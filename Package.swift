@@ -72,6 +72,12 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .testTarget(
+            name: "CourierCurlTests",
+            dependencies: ["CourierCurl", "CourierCore", "CCurl", .product(name: "HTTPTypes", package: "swift-http-types")],
+            path: "Tests/CurlTests",
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
             name: "CourierTestingTests",
             dependencies: ["CourierCore", "CourierTesting"],
             path: "Tests/TestingTests",
