@@ -17,7 +17,7 @@ struct JSONValueParser {
         /// What was expected.
         var expected: String
 
-        var description: String { "invalid JSON at offset \(offset): \(expected)" }
+        var description: String { "invalid JSON at offset \(offset): expected \(expected)" }
     }
 
     private let bytes: [UInt8]
@@ -182,7 +182,7 @@ struct JSONValueParser {
                 scalars.append(try parseEscape())
                 runStart = index
             case 0x00..<0x20:
-                throw error("no control character inside a string (escape it)")
+                throw error("an escaped control character (\\n, \\u0001…), not a raw one")
             default:
                 index += 1
             }
