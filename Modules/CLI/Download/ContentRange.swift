@@ -7,6 +7,12 @@ struct ContentRange: Equatable {
     /// The whole representation's length, when known.
     var completeLength: Int64?
 
+    init(first: Int64?, last: Int64?, completeLength: Int64?) {
+        self.first = first
+        self.last = last
+        self.completeLength = completeLength
+    }
+
     /// Reads `value`; `nil` when it is not a byte range.
     init?(_ value: String) {
         guard value.hasPrefix("bytes ") else { return nil }

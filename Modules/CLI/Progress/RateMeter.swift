@@ -2,8 +2,13 @@
 /// a few seconds without jumping at every chunk.
 struct RateMeter: Sendable {
     /// How far back samples count, in seconds.
-    var window: Double = 3
+    var window: Double
     private var samples: [(time: Double, bytes: Int64)] = []
+
+    /// A meter averaging over the last `window` seconds.
+    init(window: Double = 3) {
+        self.window = window
+    }
 
     /// Records that `bytes` had moved `time` seconds after the start.
     mutating func record(bytes: Int64, at time: Double) {
