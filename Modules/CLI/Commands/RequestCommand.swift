@@ -9,26 +9,28 @@ struct RequestCommand: ParsableCommand {
         abstract: "A command-line HTTP client built from Courier's modules.",
         usage: """
             courier [OPTIONS] [METHOD] URL [ITEM ...]
-              courier tour --server URL [--tls-server URL --ca FILE]
+            courier tour --server URL [--tls-server URL --ca FILE]
             """,
         discussion: """
-            METHOD is case-insensitive; without it, GET, or POST when a data item is given.
-            URL needs a scheme (http:// or https://).
+            METHOD is case-insensitive; without it, GET, or POST when a data item
+            is given. URL needs a scheme (http:// or https://).
 
             Items:
-              Name:Value      request header (a value with CR or LF is refused)
-              name==value     query parameter (AFNetworking's query rules)
-              name=value      data field: a JSON string, or a form field with --form
-              name:=json      raw JSON value (JSON mode only)
-            Names nest with brackets: user[name]=x builds {"user":{"name":"x"}}, tags[]=a tags[]=b an
-            array. A backslash escapes a separator: a\\=b=c is the field "a=b".
+              Name:Value    request header (a value with CR or LF is refused)
+              name==value   query parameter (AFNetworking's query rules)
+              name=value    data field: a JSON string, or a form field with -f
+              name:=json    raw JSON value (JSON mode only)
+            Names nest with brackets: user[name]=x builds {"user":{"name":"x"}};
+            tags[]=a tags[]=b builds an array. A backslash escapes a separator:
+            a\\=b=c is the field "a=b".
 
-            Exit status: 0 for a 2xx response, 3/4/5 for a final 3xx/4xx/5xx (the body is still
-            printed), 2 for a timeout, 6 for too many redirects, 7 for a TLS failure, 1 otherwise.
+            Exit status: 0 for a 2xx response; 3, 4 or 5 for a final 3xx, 4xx or
+            5xx (the body is still printed); 2 for a timeout; 6 for too many
+            redirects; 7 for a TLS failure; 1 for anything else.
 
             Examples:
               courier http://127.0.0.1:18080/get page==2 q=='swift http'
-              courier POST http://127.0.0.1:18080/post name=Ada langs:='["swift","c"]' user[role]=admin
+              courier http://127.0.0.1:18080/post name=Ada n:=1 'user[role]=x'
               courier -f http://127.0.0.1:18080/post name=Ada
               courier -d http://127.0.0.1:18081/files/1m.bin
             """,

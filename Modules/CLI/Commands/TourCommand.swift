@@ -5,11 +5,11 @@ import ArgumentParser
 struct TourCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "tour",
-        abstract: "A guided tour of Courier against an httpbin: each module narrated and run.",
+        abstract: "A guided tour of Courier against an httpbin, narrated step by step.",
         usage: "courier tour --server URL [--tls-server URL --ca FILE]",
         discussion: """
-            Each step prints a heading, what it does and a check mark, or the error. The exit
-            status is 0 only when every step worked.
+            Each step prints a heading, what it does and a check mark, or the
+            error. The exit status is 0 only when every step worked.
             """
     )
 
