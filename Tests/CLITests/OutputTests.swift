@@ -195,3 +195,21 @@ struct FormattingTests {
         #expect(!ContentType.isJSON(nil))
     }
 }
+
+@Suite("Binary detection")
+struct BinaryDetectionTests {
+    @Test func textIsNotBinary() {
+        #expect(!BinaryDetection.looksBinary(ArraySlice("hello, wörld\n".utf8)))
+        #expect(!BinaryDetection.looksBinary([]))
+    }
+
+    @Test func nulOrInvalidUTF8IsBinary() {
+        #expect(BinaryDetection.looksBinary([0x41, 0x00, 0x42]))
+        #expect(BinaryDetection.looksBinary([0xFF, 0xFE, 0x41, 0x42, 0x43, 0x44, 0x45]))
+    }
+
+    @Test func aCharacterCutAtTheEndOfAChunkIsStillText() {
+        let text = Array("abcdé".utf8)
+        #expect(!BinaryDetection.looksBinary(text.dropLast()[...]))
+    }
+}

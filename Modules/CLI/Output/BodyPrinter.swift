@@ -56,7 +56,7 @@ struct BodyPrinter {
         var first = lastByte == nil
         var binary = false
         try await body.forEachChunk(progress: reporter) { chunk in
-            if first, toTerminal, chunk.contains(0) {
+            if first, toTerminal, BinaryDetection.looksBinary(chunk) {
                 binary = true
             }
             first = false
@@ -147,6 +147,29 @@ final class BodyReader {
     private func wrapped(_ error: any Error) -> CourierError {
         if let error = error as? CourierError { return error }
         return CourierError(stage: .responseBody, request: response.request, response: response.head, underlyingError: error)
+    }
+}
+
+/// Whether a body is text a terminal can show.
+enum BinaryDetection {
+    /// True when the first kilobyte of `bytes` holds a NUL or is not UTF-8. A chunk may end in
+    /// the middle of a character, so an error in the last three bytes does not count.
+    static func looksBinary(_ bytes: ArraySlice<UInt8>) -> Bool {
+        let sample = bytes.prefix(1024)
+        if sample.contains(0) { return true }
+        var decoder = UTF8()
+        var iterator = sample.makeIterator()
+        var consumed = 0
+        while true {
+            switch decoder.decode(&iterator) {
+            case .scalarValue(let scalar):
+                consumed += scalar.value < 0x80 ? 1 : scalar.value < 0x800 ? 2 : scalar.value < 0x10000 ? 3 : 4
+            case .emptyInput:
+                return false
+            case .error:
+                return consumed < sample.count - 3
+            }
+        }
     }
 }
 
