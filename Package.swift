@@ -18,9 +18,11 @@ let package = Package(
         .library(name: "CourierCurl", targets: ["CourierCurl"]),
         .library(name: "CourierRequestSerialization", targets: ["CourierRequestSerialization"]),
         .library(name: "Courier", targets: ["Courier"]),
+        .executable(name: "courier", targets: ["CourierCLI"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
     ],
     targets: [
         .target(
@@ -59,6 +61,16 @@ let package = Package(
             path: "Modules/Courier",
             swiftSettings: strictSettings
         ),
+        .executableTarget(
+            name: "CourierCLI",
+            dependencies: [
+                "CourierCore", "CourierCurl", "CourierRequestSerialization", "Courier",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            path: "Modules/CLI",
+            swiftSettings: strictSettings
+        ),
         .testTarget(
             name: "CourierCoreTests",
             dependencies: ["CourierCore", "CourierTesting", "Courier"],
@@ -75,6 +87,12 @@ let package = Package(
             name: "CourierCurlTests",
             dependencies: ["CourierCurl", "CourierCore", "CCurl", .product(name: "HTTPTypes", package: "swift-http-types")],
             path: "Tests/CurlTests",
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "CourierCLITests",
+            dependencies: ["CourierCLI", "CourierCore", "CourierRequestSerialization", .product(name: "HTTPTypes", package: "swift-http-types")],
+            path: "Tests/CLITests",
             swiftSettings: strictSettings
         ),
         .testTarget(

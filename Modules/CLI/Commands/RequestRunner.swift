@@ -1,0 +1,161 @@
+import CourierCore
+import CourierCurl
+import Foundation
+import HTTPTypes
+
+/// Runs `courier [OPTIONS] [METHOD] URL [ITEM ...]`: checks the options, builds the request,
+/// sends it through a ``CourierCore/Session`` on a ``CourierCurl/CurlTransport``, and writes the
+/// response where the options say.
+struct RequestRunner {
+    let command: RequestCommand
+
+    /// The exit status; errors are reported on stderr here.
+    func run() async -> Int32 {
+        do {
+            return try await execute()
+        } catch {
+            CourierMain.report(error)
+            return ExitStatus.code(for: error)
+        }
+    }
+
+    private func execute() async throws -> Int32 {
+        let line = try RequestLine.parse(command.arguments)
+        let options = try checkedOptions()
+        let authorization = try authorization()
+        var plan = try RequestPlan.build(
+            line: line,
+            encoding: command.form ? .form : (command.json ? .json : nil),
+            authorization: authorization
+        )
+        let downloading = command.download || command.output != nil
+        if downloading, plan.request.headerFields[.acceptEncoding] == nil {
+            // The file gets the bytes as the server stores them, so a later Range lines up.
+            plan.request.headerFields[.acceptEncoding] = "identity"
+        }
+        if command.curl {
+            Console.out(CurlCommand(plan: plan, options: options).commandLine + "\n")
+            return ExitStatus.success
+        }
+        if let caFile = command.cacert, !FileManager.default.isReadableFile(atPath: caFile) {
+            throw CLIError("cannot read the CA file \(caFile)")
+        }
+
+        let metrics = MetricsRecorder()
+        let session = try makeSession(version: options.httpVersion, decompresses: !downloading, metrics: metrics)
+        defer { session.invalidate(cancelingTasks: true) }
+
+        let status: Int32
+        if downloading {
+            status = try await DownloadRunner(command: command, session: session, plan: plan, version: options.httpVersion).run()
+        } else {
+            let response = try await session.send(plan.request, body: plan.body.map { Body($0) })
+            if command.headers {
+                if !command.quiet {
+                    let version = await headVersion(of: response, metrics: metrics, preference: options.httpVersion)
+                    Console.out(HeadFormatter.format(response.head, version: version))
+                }
+            } else {
+                try await BodyPrinter(pretty: command.pretty, progress: command.progress, quiet: command.quiet)
+                    .print(response)
+            }
+            status = ExitStatus.code(for: response.status)
+        }
+        if command.timing, !command.quiet, let measured = metrics.metrics {
+            Console.write(TimingReport.format(measured), to: .error)
+        }
+        return status
+    }
+
+    /// The HTTP version for `--headers`' status line. A small body is read to its end so the
+    /// transport's metrics tell the version ALPN chose; a big one is dropped unread and the
+    /// version shows only when it was certain beforehand.
+    private func headVersion(
+        of response: Response,
+        metrics: MetricsRecorder,
+        preference: CurlTransport.Configuration.HTTPVersion
+    ) async -> String? {
+        if let known = HeadFormatter.knownVersion(scheme: response.request?.scheme, preference: preference) {
+            return known
+        }
+        var seen = 0
+        do {
+            for try await chunk in response.body {
+                seen += chunk.count
+                if seen > 64 * 1024 { return nil }
+            }
+        } catch {
+            return nil
+        }
+        return metrics.metrics?.httpVersion
+    }
+
+    /// The options that need checking together, as `--curl` prints them.
+    private func checkedOptions() throws(CLIError) -> CurlCommand.Options {
+        if command.json && command.form { throw CLIError("--json and --form exclude each other") }
+        if command.auth != nil && command.bearer != nil { throw CLIError("-a/--auth and --bearer exclude each other") }
+        if command.resume && !(command.download || command.output != nil) {
+            throw CLIError("-c/--continue resumes a file: use it with -d or -o FILE")
+        }
+        if command.headers && (command.download || command.output != nil) {
+            throw CLIError("--headers prints the head instead of the body: it does not combine with -d or -o")
+        }
+        if command.maxRedirects < 0 { throw CLIError("--max-redirects takes 0 or more") }
+        for (name, value) in [("--timeout", command.timeout), ("--connect-timeout", command.connectTimeout)] {
+            if let value, !(value > 0 && value.isFinite) { throw CLIError("\(name) takes a number of seconds above 0") }
+        }
+        if let proxy = command.proxy, !proxy.contains("://") {
+            throw CLIError("--proxy takes a URL, e.g. http://127.0.0.1:3128")
+        }
+        var options = CurlCommand.Options()
+        options.httpVersion = try command.httpVersion()
+        options.maximumRedirects = command.maxRedirects
+        options.timeout = command.timeout
+        options.connectTimeout = command.connectTimeout
+        options.proxy = command.proxy
+        options.unixSocket = command.unixSocket
+        options.caFile = command.cacert
+        options.verbose = command.verbose
+        options.outputFile = command.output
+        options.download = command.download
+        options.resume = command.resume
+        return options
+    }
+
+    private func authorization() throws(CLIError) -> RequestPlan.Authorization? {
+        if let auth = command.auth { return try RequestPlan.Authorization.basic(auth) }
+        return command.bearer.map { .bearer($0) }
+    }
+
+    private func makeSession(
+        version: CurlTransport.Configuration.HTTPVersion,
+        decompresses: Bool,
+        metrics: MetricsRecorder
+    ) throws -> Session {
+        var transport = CurlTransport.Configuration()
+        transport.httpVersion = version
+        transport.proxy = command.proxy
+        transport.unixSocketPath = command.unixSocket
+        transport.certificateAuthorityFile = command.cacert
+        transport.automaticDecompression = decompresses
+
+        var configuration = SessionConfiguration()
+        // No limit on the whole exchange unless asked: a big download may take its time.
+        configuration.timeouts = Timeouts(
+            connect: command.connectTimeout.map(Self.duration) ?? .seconds(30),
+            request: command.timeout.map(Self.duration)
+        )
+        configuration.redirectPolicy = RedirectPolicy(maximumRedirects: command.maxRedirects)
+        var listener: any EventListener = metrics
+        if command.verbose && !command.quiet {
+            listener = VerboseListener(version: version) + listener
+        }
+        configuration.eventListener = listener
+        return Session(configuration: configuration, transport: try CurlTransport(configuration: transport))
+    }
+
+    /// Seconds as a `Duration`, to the millisecond.
+    static func duration(_ seconds: Double) -> Duration {
+        .milliseconds(Int64((seconds * 1000).rounded(.up)))
+    }
+}

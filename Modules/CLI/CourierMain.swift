@@ -1,0 +1,59 @@
+import ArgumentParser
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// `courier`'s entry point: picks the command, parses its arguments, runs it, and turns every
+/// outcome into an exit status and at most a one-line error (CLI.md's format).
+@main
+enum CourierMain {
+    static func main() async {
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        let status: Int32
+        if arguments.first == "tour" {
+            switch parse(TourCommand.self, Array(arguments.dropFirst())) {
+            case .command(let command): status = await TourRunner(command: command).run()
+            case .exit(let code): status = code
+            }
+        } else {
+            switch parse(RequestCommand.self, arguments) {
+            case .command(let command): status = await RequestRunner(command: command).run()
+            case .exit(let code): status = code
+            }
+        }
+        exit(status)
+    }
+
+    /// A parsed command, or the status to exit with at once.
+    enum Parsed<Command> {
+        case command(Command)
+        case exit(Int32)
+    }
+
+    /// Parses `arguments` as `Command`. Help and `--version` print to stdout and exit 0; a parse
+    /// error prints `courier: error: …` and exits 1.
+    static func parse<Command: ParsableCommand>(_ type: Command.Type, _ arguments: [String]) -> Parsed<Command> {
+        do {
+            return .command(try Command.parse(arguments))
+        } catch {
+            if Command.exitCode(for: error) == .success {
+                Console.out(Command.fullMessage(for: error) + "\n")
+                return .exit(ExitStatus.success)
+            }
+            let message = Command.message(for: error)
+                .split(separator: "\n").first.map(String.init) ?? "invalid arguments"
+            report(CLIError(
+                message.hasPrefix("Error: ") ? String(message.dropFirst(7)) : message,
+                hint: "see 'courier\(Command.self == TourCommand.self ? " tour" : "") --help'"
+            ))
+            return .exit(ExitStatus.failure)
+        }
+    }
+
+    /// Prints `error`'s report lines on stderr.
+    static func report(_ error: any Error) {
+        for line in ErrorReport.lines(for: error) { Console.errorLine(line) }
+    }
+}

@@ -1,0 +1,53 @@
+import CourierCore
+import Foundation
+import HTTPTypes
+
+/// Turns any error `courier` ends with into its one-line report, `courier: error: <what
+/// happened>`, and a hint line where one helps.
+enum ErrorReport {
+    /// The lines to print on stderr, each without its newline.
+    static func lines(for error: any Error) -> [String] {
+        let (message, hint) = describe(error)
+        var lines = ["courier: error: " + oneLine(message)]
+        if let hint { lines.append("courier: hint: " + oneLine(hint)) }
+        return lines
+    }
+
+    /// The message and hint for `error`.
+    static func describe(_ error: any Error) -> (message: String, hint: String?) {
+        switch error {
+        case let error as CLIError:
+            return (error.message, error.hint)
+        case let error as CourierError:
+            return describe(error)
+        default:
+            return ("\(error)", nil)
+        }
+    }
+
+    /// e.g. `GET http://127.0.0.1:1/: could not connect: Couldn't connect to server (code 7)`.
+    static func describe(_ error: CourierError) -> (message: String, hint: String?) {
+        var target = ""
+        if let request = error.request {
+            target = "\(request.method) \(request.url?.absoluteString ?? request.path ?? ""): "
+        }
+        if error.isCancellation {
+            return (target + "cancelled", nil)
+        }
+        let reason = String(describing: error.underlyingError)
+        var hint: String?
+        if error.isTimeout {
+            hint = "allow more time with --timeout SECONDS (whole exchange) or --connect-timeout SECONDS"
+        } else if let redirect = error.underlyingError as? RedirectError, redirect.reason == .tooManyRedirects {
+            hint = "allow more with --max-redirects N, or see each hop with -v --max-redirects 0"
+        } else if let transport = error.underlyingError as? TransportError, transport.code == .tlsFailure {
+            hint = "to trust a private certificate authority, pass its PEM file with --cacert FILE"
+        }
+        return (target + reason, hint)
+    }
+
+    /// `text` with line breaks turned into spaces, so a report stays on its line.
+    static func oneLine(_ text: String) -> String {
+        String(text.map { $0 == "\n" || $0 == "\r" ? " " : $0 })
+    }
+}

@@ -1,0 +1,111 @@
+import CourierCurl
+import Foundation
+import HTTPTypes
+
+/// `--curl`: the `curl` command line that sends the same request, shell-quoted so it can be
+/// pasted into `sh`.
+///
+/// ```text
+/// $ courier --curl PUT http://127.0.0.1:18080/put a==1 "msg=it's"
+/// curl -X PUT 'http://127.0.0.1:18080/put?a=1' -H 'User-Agent: courier/0.1.0' … --data-raw '{"msg":"it'\''s"}' …
+/// ```
+struct CurlCommand {
+    /// What the command line asked for besides the request itself.
+    struct Options: Equatable {
+        var httpVersion: CurlTransport.Configuration.HTTPVersion = .automatic
+        var maximumRedirects = 10
+        var timeout: Double?
+        var connectTimeout: Double?
+        var proxy: String?
+        var unixSocket: String?
+        var caFile: String?
+        var verbose = false
+        var headersOnly = false
+        var outputFile: String?
+        var download = false
+        var resume = false
+    }
+
+    var plan: RequestPlan
+    var options: Options
+
+    /// The words of the command, unquoted.
+    var words: [String] {
+        let request = plan.request
+        var words = ["curl"]
+        if options.verbose { words.append("-v") }
+        if options.headersOnly { words.append("-i") }
+        switch request.method {
+        case .get where plan.body == nil:
+            break
+        case .head where plan.body == nil:
+            words.append("-I")
+        case .post where plan.body != nil:
+            break   // --data-raw implies POST
+        default:
+            words += ["-X", request.method.rawValue]
+        }
+        words.append(request.url?.absoluteString ?? request.path ?? "/")
+        if case .basic(let user, let password)? = plan.authorization {
+            words += ["-u", "\(user):\(password)"]
+        }
+        for field in request.headerFields {
+            if field.name == .authorization, case .basic? = plan.authorization { continue }
+            // An empty value is written `Name;`, curl's way to send a field with no value.
+            words += ["-H", field.value.isEmpty ? "\(field.name.rawName);" : "\(field.name.rawName): \(field.value)"]
+        }
+        if let body = plan.body {
+            words += ["--data-raw", String(decoding: body, as: UTF8.self)]
+        }
+        if options.maximumRedirects > 0 {
+            words += ["-L", "--max-redirs", String(options.maximumRedirects)]
+        }
+        switch options.httpVersion {
+        case .automatic: break
+        case .http1_1: words.append("--http1.1")
+        case .http2: words.append(request.scheme?.lowercased() == "http" ? "--http2-prior-knowledge" : "--http2")
+        }
+        if let timeout = options.timeout { words += ["--max-time", Self.number(timeout)] }
+        if let connectTimeout = options.connectTimeout { words += ["--connect-timeout", Self.number(connectTimeout)] }
+        if let proxy = options.proxy { words += ["--proxy", proxy] }
+        if let unixSocket = options.unixSocket { words += ["--unix-socket", unixSocket] }
+        if let caFile = options.caFile { words += ["--cacert", caFile] }
+        if let outputFile = options.outputFile {
+            words += ["-o", outputFile]
+        } else if options.download {
+            // -J (the Content-Disposition name) cannot resume: curl refuses it with -C, and
+            // courier -d -c names the file from the URL too.
+            words += options.resume ? ["-O"] : ["-O", "-J"]
+        }
+        if options.resume { words += ["-C", "-"] }
+        // courier decodes compressed bodies, except in files it writes (kept as sent, for -c).
+        if options.outputFile == nil && !options.download { words.append("--compressed") }
+        return words
+    }
+
+    /// The command, each word quoted for a POSIX shell where it needs it.
+    var commandLine: String {
+        words.map(Self.shellQuoted).joined(separator: " ")
+    }
+
+    /// `word` as a POSIX shell reads it back: unchanged when it holds only safe characters,
+    /// otherwise in single quotes, with each `'` written `'\''`.
+    static func shellQuoted(_ word: String) -> String {
+        let safe = !word.isEmpty && word.utf8.allSatisfy { byte in
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                 UInt8(ascii: "0")...UInt8(ascii: "9"):
+                return true
+            default:
+                return "-_./:,+@%=".utf8.contains(byte)
+            }
+        }
+        if safe { return word }
+        return "'" + word.replacing("'", with: #"'\''"#) + "'"
+    }
+
+    /// `2`, `0.5`: seconds as curl takes them.
+    static func number(_ value: Double) -> String {
+        value.rounded() == value && value.magnitude < 1e15 ? String(Int64(value)) : String(value)
+    }
+}

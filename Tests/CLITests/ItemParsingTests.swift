@@ -1,0 +1,185 @@
+@testable import CourierCLI
+import CourierCore
+import Testing
+
+@Suite("Request items")
+struct ItemParsingTests {
+    // MARK: Separators
+
+    @Test(arguments: [
+        ("Accept:application/json", RequestItem.Kind.header, "Accept", "application/json"),
+        ("q==swift http", .query, "q", "swift http"),
+        ("name=Ada", .data, "name", "Ada"),
+        ("n:=42", .rawJSON, "n", "42"),
+        ("avatar@/tmp/a.png", .file, "avatar", "/tmp/a.png"),
+    ])
+    func eachSeparatorGivesItsKind(argument: String, kind: RequestItem.Kind, name: String, value: String) throws {
+        let item = try RequestItem.parse(argument)
+        #expect(item.kind == kind)
+        #expect(item.name == name)
+        #expect(item.value == value)
+    }
+
+    @Test func theFirstSeparatorWinsAndTheValueIsVerbatim() throws {
+        let header = try RequestItem.parse("Referer:http://x/?a=b")
+        #expect(header.kind == .header)
+        #expect(header.value == "http://x/?a=b")
+        let data = try RequestItem.parse("url=http://x:8080/a==b")
+        #expect(data.kind == .data)
+        #expect(data.value == "http://x:8080/a==b")
+    }
+
+    @Test func longerSeparatorsArePreferredAtTheSamePlace() throws {
+        #expect(try RequestItem.parse("a:=1").kind == .rawJSON)
+        #expect(try RequestItem.parse("a==1").kind == .query)
+        #expect(try RequestItem.parse("a=").kind == .data)
+        #expect(try RequestItem.parse("a=").value == "")
+        #expect(try RequestItem.parse("a===b").value == "=b")
+    }
+
+    @Test func aBackslashEscapesASeparator() throws {
+        let item = try RequestItem.parse(#"a\=b=c"#)
+        #expect(item.kind == .data)
+        #expect(item.rawName == #"a\=b"#)
+        #expect(item.name == "a=b")
+        #expect(item.value == "c")
+
+        let colon = try RequestItem.parse(#"time\:zone==UTC"#)
+        #expect(colon.kind == .query)
+        #expect(colon.name == "time:zone")
+
+        let at = try RequestItem.parse(#"user\@host=x"#)
+        #expect(at.kind == .data)
+        #expect(at.name == "user@host")
+
+        let backslash = try RequestItem.parse(#"a\\=b"#)
+        #expect(backslash.name == #"a\"#)
+        #expect(backslash.value == "b")
+    }
+
+    @Test func anArgumentWithoutSeparatorIsRefused() {
+        #expect(throws: CLIError.self) { try RequestItem.parse("justaword") }
+        #expect(throws: CLIError.self) { try RequestItem.parse(#"a\=b"#) }
+    }
+
+    @Test func anEmptyNameIsRefused() throws {
+        let error = try #require(throws: CLIError.self) { try RequestItem.parse("=value") }
+        #expect(error.message == "item \"=value\" has no name before its separator")
+    }
+
+    @Test func bodyItemsAreTheDataJSONAndFileOnes() throws {
+        #expect(try RequestItem.parse("a=1").isBodyItem)
+        #expect(try RequestItem.parse("a:=1").isBodyItem)
+        #expect(try RequestItem.parse("a@f").isBodyItem)
+        #expect(try !RequestItem.parse("a==1").isBodyItem)
+        #expect(try !RequestItem.parse("A:1").isBodyItem)
+    }
+
+    // MARK: Names
+
+    @Test func namesNestWithBrackets() throws {
+        #expect(try ItemName.parse("user", item: "").components == [.key("user")])
+        #expect(try ItemName.parse("user[name]", item: "").components == [.key("user"), .key("name")])
+        #expect(try ItemName.parse("a[b][c]", item: "").components == [.key("a"), .key("b"), .key("c")])
+        #expect(try ItemName.parse("tags[]", item: "").components == [.key("tags"), .append])
+        #expect(try ItemName.parse("a[][x]", item: "").components == [.key("a"), .append, .key("x")])
+        #expect(try ItemName.parse("a[0]", item: "").components == [.key("a"), .key("0")])
+    }
+
+    @Test func escapedBracketsAreLiteral() throws {
+        #expect(try ItemName.parse(#"a\[1\]"#, item: "").components == [.key("a[1]")])
+        #expect(try ItemName.parse(#"a[b\]c]"#, item: "").components == [.key("a"), .key("b]c")])
+    }
+
+    @Test(arguments: [
+        ("a[b", "unclosed '['"),
+        ("a]", "']' without a matching '['"),
+        ("[a]", "the name must start with a key before '['"),
+        ("a[b]c", "text after ']' must start a new '['"),
+        ("a[[b]]", "'[' inside brackets"),
+    ])
+    func malformedNamesAreRefused(name: String, problem: String) throws {
+        let error = try #require(throws: CLIError.self) { try ItemName.parse(name, item: name + "=1") }
+        #expect(error.message == "item \"\(name)=1\": \(problem)")
+    }
+
+    // MARK: Trees
+
+    private func tree(_ items: [(String, Parameters)]) throws -> ParameterTree {
+        var tree = ParameterTree()
+        for (name, value) in items {
+            try tree.insert(value, at: ItemName.parse(name, item: name), item: name)
+        }
+        return tree
+    }
+
+    @Test func nestedNamesBuildObjects() throws {
+        let built = try tree([("user[name]", "x"), ("user[role]", "admin"), ("id", 1)])
+        #expect(built.parameters(repeatedNamesAs: .array) == ["user": ["name": "x", "role": "admin"], "id": 1])
+    }
+
+    @Test func emptyBracketsBuildArraysInOrder() throws {
+        let built = try tree([("tags[]", "a"), ("tags[]", "b"), ("tags[]", "c")])
+        #expect(built.parameters(repeatedNamesAs: .array) == ["tags": ["a", "b", "c"]])
+    }
+
+    @Test func eachEmptyBracketStartsANewElement() throws {
+        let built = try tree([("items[][name]", "a"), ("items[][name]", "b")])
+        #expect(built.parameters(repeatedNamesAs: .array) == ["items": [["name": "a"], ["name": "b"]]])
+    }
+
+    @Test func aRepeatedPlainNameIsAnArrayInJSONAndASetInForms() throws {
+        let built = try tree([("a", "2"), ("a", "1")])
+        #expect(built.parameters(repeatedNamesAs: .array) == ["a": ["2", "1"]])
+        #expect(built.parameters(repeatedNamesAs: .set) == ["a": .set(["1", "2"])])
+    }
+
+    @Test func aValueCannotAlsoHoldFields() throws {
+        let error = try #require(throws: CLIError.self) { try tree([("a", "1"), ("a[b]", "2")]) }
+        #expect(error.message == "item \"a[b]\": a is a value, so it cannot hold the field \"b\"")
+        let reverse = try #require(throws: CLIError.self) { try tree([("a[b]", "2"), ("a", "1")]) }
+        #expect(reverse.message == "item \"a\": a already holds nested fields and cannot also be a value")
+        let array = try #require(throws: CLIError.self) { try tree([("a[x]", "1"), ("a[]", "2")]) }
+        #expect(array.message == "item \"a[]\": a is an object, so '[]' cannot add to it")
+    }
+
+    @Test func anEmptyTreeSaysSo() throws {
+        #expect(ParameterTree().isEmpty)
+        #expect(try !tree([("a", "1")]).isEmpty)
+    }
+
+    // MARK: Raw JSON
+
+    @Test func rawJSONValuesParse() throws {
+        #expect(try JSONValueParser.parse("42") == 42)
+        #expect(try JSONValueParser.parse("-1.5e2") == .double(-150))
+        #expect(try JSONValueParser.parse("true") == true)
+        #expect(try JSONValueParser.parse("null") == .null)
+        #expect(try JSONValueParser.parse(#" "a\"b\u00e9\ud83d\ude00" "#) == "a\"bé😀")
+        #expect(try JSONValueParser.parse(#"{"a":[1,{"b":false}],"c":{}}"#) == ["a": [1, ["b": false]], "c": .dictionary([:])])
+        #expect(try JSONValueParser.parse("[]") == .array([]))
+        #expect(try JSONValueParser.parse("12345678901234567890") == .double(12345678901234567168))
+    }
+
+    @Test(arguments: [
+        ("", "invalid JSON at offset 0: expected a value"),
+        ("[1,]", "invalid JSON at offset 3: expected a value (object, array, string, number, true, false or null)"),
+        ("{\"a\" 1}", "invalid JSON at offset 5: expected ':' after the key"),
+        ("[1 2]", "invalid JSON at offset 3: expected ',' or ']'"),
+        ("tru", "invalid JSON at offset 0: expected true"),
+        ("01", "invalid JSON at offset 1: expected end of text after the value"),
+        ("\"abc", "invalid JSON at offset 4: expected '\"' to close the string"),
+        ("1.", "invalid JSON at offset 2: expected a digit after '.'"),
+        ("[1] x", "invalid JSON at offset 4: expected end of text after the value"),
+        ("swift", "invalid JSON at offset 0: expected a value (object, array, string, number, true, false or null)"),
+    ])
+    func invalidJSONSaysWhereAndWhat(text: String, message: String) throws {
+        let error = try #require(throws: JSONValueParser.SyntaxError.self) { try JSONValueParser.parse(text) }
+        #expect(error.description == message)
+    }
+
+    @Test func deepNestingIsRefused() {
+        let deep = String(repeating: "[", count: 600) + String(repeating: "]", count: 600)
+        #expect(throws: JSONValueParser.SyntaxError.self) { try JSONValueParser.parse(deep) }
+    }
+}
