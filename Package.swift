@@ -57,7 +57,10 @@ let package = Package(
         ),
         .target(
             name: "Courier",
-            dependencies: ["CourierCore", .product(name: "HTTPTypes", package: "swift-http-types")],
+            dependencies: [
+                "CourierCore", "CourierCurl", "CourierRequestSerialization",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ],
             path: "Modules/Courier",
             swiftSettings: strictSettings
         ),

@@ -1,4 +1,6 @@
-// The umbrella module: one import for the whole SDK. Later modules (curl transport, serializers,
-// security, reachability) are re-exported here as they arrive.
+// The umbrella module: one import for the whole SDK. Modules are re-exported here as they arrive
+// (response serialization, multipart, security and reachability come with their issues).
 @_exported import CourierCore
+@_exported import CourierCurl
+@_exported import CourierRequestSerialization
 @_exported import HTTPTypes

@@ -76,7 +76,9 @@ public final class MockTransport: Transport {
         let received = MockRequest(head: request, body: bytes)
         recorded.withLock { $0.append(received) }
         let script = try await responder(received)
-        try await wait(script.delay, timeout: context.timeouts.request, control: control)
+        // Nothing moves during the scripted delay, so both the total and the idle limit apply.
+        let limits = [context.timeouts.request, context.timeouts.lowSpeedTime].compactMap { $0 }
+        try await wait(script.delay, timeout: limits.min(), control: control)
         if let failure = script.failure { throw failure }
         try await control.waitUntilRunning()
 

@@ -24,6 +24,8 @@ struct CurlErrorsTests {
         #expect(error.underlyingCode == 7)
         #expect(error.message == "Couldn't connect to server: Failed to connect to 127.0.0.1 port 9")
         #expect(CurlErrors.transportError(for: CURLE_OPERATION_TIMEDOUT, detail: "").message == "Timeout was reached")
+        let repeated = "Failed to connect to 127.0.0.1 port 1 after 0 ms: Couldn't connect to server"
+        #expect(CurlErrors.transportError(for: CURLE_COULDNT_CONNECT, detail: repeated).message == repeated)
     }
 
     @Test func httpVersionsAreNamed() {

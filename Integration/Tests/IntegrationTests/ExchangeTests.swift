@@ -1,3 +1,4 @@
+import Courier
 import CourierCore
 import CourierCurl
 import Foundation
@@ -101,5 +102,18 @@ struct ExchangeTests {
         await #expect {
             _ = try await session("http://127.0.0.1:9").get("x").response
         } throws: { transportCode($0) == .cannotConnect }
+    }
+}
+
+/// The umbrella's ready-made session.
+@Suite("Session.shared")
+struct SharedSessionTests {
+    @Test func sharedSessionSpeaksCurlWithAFNetworkingsSerializer() async throws {
+        let response = try await Session.shared.get("\(Servers.httpbin)/get", parameters: ["q": "shared", "n": 2]).response
+        #expect(response.status == .ok)
+        let args = try #require(try json(response)["args"] as? [String: String])
+        #expect(args == ["n": "2", "q": "shared"])
+        let form = try await Session.shared.post("\(Servers.httpbin)/post", parameters: ["key": "value"]).response
+        #expect((try json(form)["form"] as? [String: String])?["key"] == "value")
     }
 }

@@ -5,7 +5,8 @@ import CourierCore
 enum CurlErrors {
     static func transportError(for code: CURLcode, detail: String) -> TransportError {
         let summary = String(cString: curl_easy_strerror(code))
-        let message = detail.isEmpty ? summary : "\(summary): \(detail)"
+        // curl's detail often repeats its summary; say each thing once.
+        let message = detail.isEmpty ? summary : detail.contains(summary) ? detail : "\(summary): \(detail)"
         return TransportError(kind(of: code), message: message, underlyingCode: Int(code.rawValue))
     }
 

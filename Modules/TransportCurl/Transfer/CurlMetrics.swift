@@ -13,8 +13,6 @@ enum CurlMetrics {
         if let ip = easy.info(string: CURLINFO_PRIMARY_IP), !ip.isEmpty {
             let port = easy.info(CURLINFO_PRIMARY_PORT) ?? 0
             address = ip.contains(":") ? "[\(ip)]:\(port)" : "\(ip):\(port)"
-        } else if let socket = easy.info(string: CURLINFO_EFFECTIVE_URL), socket.isEmpty == false {
-            address = nil
         }
         return TransferMetrics(
             domainLookup: reused ? nil : time(CURLINFO_NAMELOOKUP_TIME_T),
