@@ -1,0 +1,45 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+/// Courier's benchmarks: the same workloads run by Courier, a raw libcurl client in C, URLSession
+/// (FoundationNetworking) and AsyncHTTPClient, each as its own process. Run by Scripts/bench.sh,
+/// which builds this package in release mode and writes docs/performance.md's table.
+let package = Package(
+    name: "CourierBenchmarks",
+    dependencies: [
+        .package(name: "Courier", path: "../.."),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.80.0"),
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.30.0"),
+    ],
+    targets: [
+        .target(name: "BenchSupport", path: "Sources/BenchSupport"),
+        .executableTarget(
+            name: "raw-curl",
+            path: "Sources/raw-curl",
+            linkerSettings: [.linkedLibrary("curl")]
+        ),
+        .executableTarget(
+            name: "courier-bench",
+            dependencies: [
+                "BenchSupport",
+                .product(name: "CourierCore", package: "Courier"),
+                .product(name: "CourierCurl", package: "Courier"),
+            ],
+            path: "Sources/courier-bench"
+        ),
+        .executableTarget(name: "urlsession-bench", dependencies: ["BenchSupport"], path: "Sources/urlsession-bench"),
+        .executableTarget(
+            name: "ahc-bench",
+            dependencies: [
+                "BenchSupport",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOFoundationCompat", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ],
+            path: "Sources/ahc-bench"
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,66 @@
+import Foundation
+
+/// What one benchmark run does, parsed from the command line shared by every client:
+/// `small URL CONCURRENCY REQUESTS [CAFILE]`, `download-memory URL [CAFILE]`,
+/// `download-file URL OUTPUT [CAFILE]`, `upload URL FILE [CAFILE]`.
+public struct Workload: Sendable {
+    public enum Kind: String, Sendable { case small, downloadMemory = "download-memory", downloadFile = "download-file", upload }
+    public let kind: Kind
+    public let url: String
+    public let concurrency: Int
+    public let requests: Int
+    public let path: String?
+    public let caFile: String?
+
+    public static func parse(_ arguments: [String] = Array(CommandLine.arguments.dropFirst())) -> Workload {
+        guard arguments.count >= 2, let kind = Kind(rawValue: arguments[0]) else {
+            FileHandle.standardError.write(Data("usage: small URL C N [CA] | download-memory URL [CA] | download-file URL OUT [CA] | upload URL FILE [CA]\n".utf8))
+            exit(2)
+        }
+        let url = arguments[1]
+        switch kind {
+        case .small:
+            guard arguments.count >= 4, let c = Int(arguments[2]), let n = Int(arguments[3]) else { exit(2) }
+            return Workload(kind: kind, url: url, concurrency: c, requests: n, path: nil, caFile: arguments.count > 4 ? arguments[4] : nil)
+        case .downloadMemory:
+            return Workload(kind: kind, url: url, concurrency: 1, requests: 1, path: nil, caFile: arguments.count > 2 ? arguments[2] : nil)
+        case .downloadFile, .upload:
+            guard arguments.count >= 3 else { exit(2) }
+            return Workload(kind: kind, url: url, concurrency: 1, requests: 1, path: arguments[2], caFile: arguments.count > 3 ? arguments[3] : nil)
+        }
+    }
+}
+
+/// Runs `count` operations with at most `concurrency` in flight.
+public func runConcurrently(count: Int, concurrency: Int, _ operation: @escaping @Sendable () async throws -> Void) async throws {
+    try await withThrowingTaskGroup(of: Void.self) { group in
+        var started = 0
+        while started < min(concurrency, count) {
+            group.addTask { try await operation() }
+            started += 1
+        }
+        while try await group.next() != nil {
+            if started < count {
+                group.addTask { try await operation() }
+                started += 1
+            }
+        }
+    }
+}
+
+/// Prints the run's figures as one JSON line, the format Scripts/bench.sh reads.
+public func report(client: String, workload: Workload, seconds: Double, bytes: Int64, connections: Int?, failures: Int) {
+    var usage = rusage()
+    getrusage(RUSAGE_SELF.rawValue, &usage)
+    let cpu = Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6
+        + Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) / 1e6
+    let connectionsText = connections.map(String.init) ?? "null"
+    print(#"{"client":"\#(client)","workload":"\#(workload.kind.rawValue)","concurrency":\#(workload.concurrency),"requests":\#(workload.requests),"failures":\#(failures),"seconds":\#(String(format: "%.6f", seconds)),"cpu_seconds":\#(String(format: "%.6f", cpu)),"max_rss_kib":\#(usage.ru_maxrss),"bytes":\#(bytes),"connections":\#(connectionsText)}"#)
+}
+
+/// Monotonic seconds.
+public func now() -> Double {
+    var time = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &time)
+    return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+}

@@ -1,0 +1,58 @@
+import BenchSupport
+import CourierCore
+import CourierCurl
+import Foundation
+import HTTPTypes
+import Synchronization
+
+// Courier on its libcurl transport, the way a throughput-minded user writes it: one shared
+// transport and session, calls run with a preference for the transport's executor.
+let workload = Workload.parse()
+var configuration = CurlTransport.Configuration()
+configuration.certificateAuthorityFile = workload.caFile
+let transport = try CurlTransport(configuration: configuration)
+let session = Session(
+    configuration: SessionConfiguration(timeouts: Timeouts(request: .seconds(600)), maximumResponseBodySize: 2 << 30),
+    transport: transport
+)
+guard let url = URL(string: workload.url) else { exit(2) }
+let request = HTTPRequest(method: workload.kind == .upload ? .put : .get, url: url)
+/// What the runs add up to.
+final class Tally: Sendable {
+    let connections = Atomic<Int>(0)
+    let failures = Atomic<Int>(0)
+    let bytes = Atomic<Int64>(0)
+
+    func record(_ metrics: TransferMetrics?, status: Int) {
+        if metrics?.reusedConnection == false { connections.add(1, ordering: .relaxed) }
+        bytes.add((metrics?.bytesReceived ?? 0) + (metrics?.bytesSent ?? 0), ordering: .relaxed)
+        if status >= 400 { failures.add(1, ordering: .relaxed) }
+    }
+}
+let tally = Tally()
+
+let start = now()
+try await withTaskExecutorPreference(transport.executor) {
+    switch workload.kind {
+    case .small:
+        try await runConcurrently(count: workload.requests, concurrency: workload.concurrency) {
+            let response = try await session.data(for: request)
+            tally.record(response.metrics, status: response.status.code)
+        }
+    case .downloadMemory:
+        let response = try await session.data(for: request)
+        tally.record(response.metrics, status: response.status.code)
+    case .downloadFile:
+        let target = URL(fileURLWithPath: workload.path ?? "/tmp/courier-bench.out")
+        let response = try await session.downloadTask(with: request, to: DownloadDestination(url: target, options: .removePreviousFile)).response
+        tally.record(response.metrics, status: response.status.code)
+    case .upload:
+        let response = try await session.uploadTask(with: request, from: .file(path: workload.path ?? "")).response
+        tally.record(response.metrics, status: response.status.code)
+    }
+}
+report(
+    client: "courier", workload: workload, seconds: now() - start,
+    bytes: tally.bytes.load(ordering: .relaxed), connections: tally.connections.load(ordering: .relaxed),
+    failures: tally.failures.load(ordering: .relaxed)
+)
