@@ -101,13 +101,19 @@ public final class CurlTransport: Transport {
     /// How often the curl thread was woken from its poll by a command: a figure for benchmarks.
     public var wakeupCount: Int { loop.wakeups.load(ordering: .relaxed) }
 
+    private static func isHTTP(_ scheme: String) -> Bool {
+        scheme == "http" || scheme == "https" || ["http", "https"].contains(scheme.lowercased())
+    }
+
     public func send(_ request: HTTPRequest, body: Body?, context: RequestContext) async throws -> Response {
-        guard let url = request.url?.absoluteString, let scheme = request.scheme?.lowercased(),
-              scheme == "http" || scheme == "https"
+        // The URL from the request's parts, without a round trip through Foundation's URL.
+        guard let scheme = request.scheme, let authority = request.authority, let path = request.path,
+              Self.isHTTP(scheme)
         else {
             throw TransportError(.unsupported, message: "CurlTransport sends http and https URLs only")
         }
-        if context.trustEvaluator != nil, scheme == "https" {
+        let url = scheme + "://" + authority + path
+        if context.trustEvaluator != nil, scheme.count == 5 {
             // Fail closed: a trust evaluator this transport cannot run must never be skipped.
             throw TransportError(.tlsFailure, message: "this CurlTransport cannot run a ServerTrustEvaluator during the handshake; refusing to connect")
         }

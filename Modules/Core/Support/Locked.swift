@@ -14,8 +14,9 @@ import Darwin
 /// the sanitizer, costs the same uncontended, and keeps the concurrency suites meaningful.
 package final class Locked<Value: Sendable>: @unchecked Sendable {
     // @unchecked: `value` is read and written only inside `withLock`, while `mutex` is held.
-    private var value: Value
-    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    // @usableFromInline so `withLock` inlines and specializes in every module that uses it.
+    @usableFromInline var value: Value
+    @usableFromInline let mutex: UnsafeMutablePointer<pthread_mutex_t>
 
     /// A lock around `value`.
     package init(_ value: Value) {
@@ -32,7 +33,7 @@ package final class Locked<Value: Sendable>: @unchecked Sendable {
     }
 
     /// Runs `body` with exclusive access to the value. Never call back into the same lock.
-    @inline(__always)
+    @inlinable
     package func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }

@@ -29,6 +29,10 @@ final class CurlMultiLoop: @unchecked Sendable {
     /// Set when the thread has left its loop: Swift jobs then run on the global executor.
     private let stopped = Atomic<Bool>(false)
     private var active: [ObjectIdentifier: CurlTransfer] = [:]
+    /// Easy handles of finished transfers, reset and ready again: `curl_easy_init` and
+    /// `curl_easy_cleanup` per request cost more than `curl_easy_reset`.
+    private var idleHandles: [UnsafeMutableRawPointer] = []
+    private static let idleHandleLimit = 128
     private var dirty: [CurlTransfer] = []
     private var thread: pthread_t? = nil
     /// Wake-ups sent, for the benchmark's "wake-ups per request" figure.
@@ -135,6 +139,8 @@ final class CurlMultiLoop: @unchecked Sendable {
         for case .job(let job) in late {
             job.runSynchronously(on: globalConcurrentExecutor.asUnownedTaskExecutor())
         }
+        for handle in idleHandles { curl_easy_cleanup(handle) }
+        idleHandles.removeAll()
         curl_multi_cleanup(multi)
     }
 
@@ -154,7 +160,7 @@ final class CurlMultiLoop: @unchecked Sendable {
                 active[ObjectIdentifier(transfer)] = transfer
                 transfer.started(loop: self)
             } catch {
-                transfer.releaseHandle()
+                recycle(transfer.takeHandle())
                 transfer.fail(with: error, loop: self)
             }
         case .updatePause(let transfer):
@@ -189,7 +195,23 @@ final class CurlMultiLoop: @unchecked Sendable {
 
     private func detach(_ transfer: CurlTransfer) {
         if let easy = transfer.easyHandle { curl_multi_remove_handle(multi, easy) }
-        transfer.releaseHandle()
+        recycle(transfer.takeHandle())
+    }
+
+    /// A fresh or recycled easy handle. Loop thread only.
+    func takeEasyHandle() -> CurlEasy? {
+        if let recycled = idleHandles.popLast() { return CurlEasy(unsafeRaw: recycled) }
+        return CurlEasy()
+    }
+
+    private func recycle(_ handle: UnsafeMutableRawPointer?) {
+        guard let handle else { return }
+        if idleHandles.count < Self.idleHandleLimit {
+            curl_easy_reset(handle)
+            idleHandles.append(handle)
+        } else {
+            curl_easy_cleanup(handle)
+        }
     }
 
     private func flushDirty() {

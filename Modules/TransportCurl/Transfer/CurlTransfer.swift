@@ -130,7 +130,7 @@ final class CurlTransfer: @unchecked Sendable {
 
     /// Creates and configures the easy handle.
     func attach(loop: CurlMultiLoop) throws {
-        guard let easy = CurlEasy() else { throw TransportError(.other, message: "curl_easy_init failed") }
+        guard let easy = loop.takeEasyHandle() else { throw TransportError(.other, message: "curl_easy_init failed") }
         easyHandle = easy.raw
         let unmanaged = Unmanaged.passUnretained(self)
         selfReference = unmanaged
@@ -209,10 +209,11 @@ final class CurlTransfer: @unchecked Sendable {
         errorBuffer.deallocate()
     }
 
-    func releaseHandle() {
-        if let easyHandle { curl_easy_cleanup(easyHandle) }
-        easyHandle = nil
+    /// Gives the easy handle back (for the loop's pool) and frees the header list.
+    func takeHandle() -> UnsafeMutableRawPointer? {
+        defer { easyHandle = nil }
         headers.free()
+        return easyHandle
     }
 
     /// Reports and hands over whatever the last pass produced. Outside every curl callback.

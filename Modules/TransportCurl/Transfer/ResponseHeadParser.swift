@@ -1,10 +1,11 @@
 import HTTPTypes
 
 /// Turns the header lines libcurl hands over (status line, fields, blank line) into an
-/// `HTTPResponse`. Pure, so it is tested without a socket.
+/// `HTTPResponse`, working on the bytes (no `String` per line). Pure, so it is tested without a
+/// socket.
 ///
-/// Informational responses (1xx, e.g. `100 Continue`) are skipped: the head returned is the final
-/// one. Folded lines (obsolete line folding) continue the previous value.
+/// Informational responses (1xx but 101, e.g. `100 Continue`) are skipped: the head returned is
+/// the final one. Folded lines (obsolete line folding) continue the previous value.
 struct ResponseHeadParser {
     /// What a line meant.
     enum Outcome: Equatable {
@@ -19,22 +20,20 @@ struct ResponseHeadParser {
     private var status: HTTPResponse.Status?
     private var fields = HTTPFields()
     private var lastName: HTTPField.Name?
-    private var lastValue: String = ""
+    private var lastValue: [UInt8] = []
     /// The version of the last status line, e.g. `HTTP/2`.
     private(set) var version: String?
+
+    private static let space: UInt8 = 0x20, tab: UInt8 = 0x09, colon: UInt8 = 0x3A
+    private static let cr: UInt8 = 0x0D, lf: UInt8 = 0x0A
 
     /// Consumes one line, CRLF included or not.
     mutating func consume(_ bytes: UnsafeRawBufferPointer) -> Outcome {
         var end = bytes.count
-        while end > 0, bytes[end - 1] == 0x0A || bytes[end - 1] == 0x0D { end -= 1 }
-        let line = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[0..<end]), as: UTF8.self)
-        return consume(line: line)
-    }
-
-    mutating func consume(line: String) -> Outcome {
+        while end > 0, bytes[end - 1] == Self.lf || bytes[end - 1] == Self.cr { end -= 1 }
+        let line = UnsafeRawBufferPointer(rebasing: bytes[0..<end])
         if status == nil {
-            guard !line.isEmpty else { return .needMore }
-            return parseStatusLine(line)
+            return line.isEmpty ? .needMore : parseStatusLine(line)
         }
         if line.isEmpty {
             commitField()
@@ -45,38 +44,62 @@ struct ResponseHeadParser {
             }
             return .head(HTTPResponse(status: status, headerFields: fields))
         }
-        if line.first == " " || line.first == "\t" {
+        if line[0] == Self.space || line[0] == Self.tab {
             guard lastName != nil else { return .needMore }
-            lastValue += " " + line.drop { $0 == " " || $0 == "\t" }
+            lastValue.append(Self.space)
+            lastValue.append(contentsOf: line.drop { $0 == Self.space || $0 == Self.tab })
             return .needMore
         }
         commitField()
-        guard let colon = line.firstIndex(of: ":") else {
-            return .malformed("header line without a colon: \(line.prefix(80))")
+        guard let colon = line.firstIndex(of: Self.colon) else {
+            return .malformed("header line without a colon: \(String(decoding: line.prefix(80), as: UTF8.self))")
         }
-        lastName = HTTPField.Name(String(line[..<colon]))
-        lastValue = String(line[line.index(after: colon)...].drop { $0 == " " || $0 == "\t" })
+        lastName = HTTPField.Name(String(decoding: line[..<colon], as: UTF8.self))
+        lastValue.append(contentsOf: line[(colon + 1)...].drop { $0 == Self.space || $0 == Self.tab })
         return .needMore
     }
 
-    private mutating func commitField() {
-        defer { lastName = nil; lastValue = "" }
-        guard let name = lastName else { return }
-        var value = Substring(lastValue)
-        while value.last == " " || value.last == "\t" { value = value.dropLast() }
-        fields.append(HTTPField(name: name, lenientValue: Array(value.utf8)))
+    /// Consumes one line given as text (for tests and callers that have a `String`).
+    mutating func consume(line: String) -> Outcome {
+        var bytes = Array(line.utf8)
+        bytes.append(contentsOf: [Self.cr, Self.lf])
+        return bytes.withUnsafeBytes { consume($0) }
     }
 
-    private mutating func parseStatusLine(_ line: String) -> Outcome {
-        let parts = line.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: true)
-        guard parts.count >= 2, parts[0].hasPrefix("HTTP/"),
-              parts[1].count == 3, let code = Int(parts[1]), (100...999).contains(code)
-        else {
-            return .malformed("invalid status line: \(line.prefix(80))")
+    private mutating func commitField() {
+        defer {
+            lastName = nil
+            lastValue.removeAll(keepingCapacity: true)
         }
-        version = String(parts[0])
-        let reason = parts.count > 2 ? String(parts[2]) : ""
-        status = HTTPResponse.Status(code: code, reasonPhrase: reason.isEmpty ? "" : reason)
+        guard let name = lastName else { return }
+        var end = lastValue.count
+        while end > 0, lastValue[end - 1] == Self.space || lastValue[end - 1] == Self.tab { end -= 1 }
+        fields.append(HTTPField(name: name, lenientValue: lastValue[0..<end]))
+    }
+
+    /// `HTTP/<version> SP <3 digits> [SP <reason>]`.
+    private mutating func parseStatusLine(_ line: UnsafeRawBufferPointer) -> Outcome {
+        let malformed = Outcome.malformed("invalid status line: \(String(decoding: line.prefix(80), as: UTF8.self))")
+        guard line.starts(with: "HTTP/".utf8),
+              let firstSpace = line.firstIndex(of: Self.space)
+        else { return malformed }
+        var codeStart = firstSpace
+        while codeStart < line.count, line[codeStart] == Self.space { codeStart += 1 }
+        guard codeStart + 3 <= line.count else { return malformed }
+        var code = 0
+        for index in codeStart..<(codeStart + 3) {
+            let digit = line[index]
+            guard digit >= 0x30, digit <= 0x39 else { return malformed }
+            code = code * 10 + Int(digit - 0x30)
+        }
+        guard code >= 100, codeStart + 3 == line.count || line[codeStart + 3] == Self.space else { return malformed }
+        version = String(decoding: line[..<firstSpace], as: UTF8.self)
+        var reasonStart = codeStart + 3
+        while reasonStart < line.count, line[reasonStart] == Self.space { reasonStart += 1 }
+        var reasonEnd = line.count
+        while reasonEnd > reasonStart, line[reasonEnd - 1] == Self.space { reasonEnd -= 1 }
+        let reason = reasonStart < reasonEnd ? String(decoding: line[reasonStart..<reasonEnd], as: UTF8.self) : ""
+        status = HTTPResponse.Status(code: code, reasonPhrase: reason)
         return .needMore
     }
 }
