@@ -38,9 +38,13 @@ run() { # run CLIENT WORKLOAD ARGS...
     local client="$1"; shift
     local executable="$bin/$client"
     [ "$client" = async-http-client ] && executable="$bin/ahc-bench"
-    local round
+    local round scheme=http
+    case "$2" in https:*) scheme=https ;; esac
     for round in $(seq 1 "$rounds"); do
-        if ! "$executable" "$@" >>"$results" 2>"$scratch/stderr"; then
+        # A bounded run: a client that hangs is reported as failed, not waited for.
+        if timeout 300 "$executable" "$@" >"$scratch/line" 2>"$scratch/stderr"; then
+            sed "s/^{/{\"scheme\":\"$scheme\",/" "$scratch/line" >>"$results"
+        else
             printf '{"client":"%s","workload":"%s","error":%s}\n' "$client" "$1" \
                 "$(python3 -c 'import json,sys; print(json.dumps(sys.stdin.read()[-300:]))' <"$scratch/stderr")" >>"$results"
         fi
@@ -53,7 +57,11 @@ for client in "${clients[@]}"; do
     if [ "$client" = urlsession-bench ]; then n=$slow_small; n1=$slow_small; fi
     run "$client" small "$COURIER_NGINX_URL/json" 1 "$n1"
     run "$client" small "$COURIER_NGINX_URL/json" 16 "$n"
-    run "$client" small "$COURIER_TLS_URL/json" 16 "$n" "$COURIER_CA_FILE"
+    # URLSession on Linux has no way to trust a private CA (it refuses the test server's
+    # certificate, and hangs under concurrency), so it sits the HTTPS run out.
+    if [ "$client" != urlsession-bench ]; then
+        run "$client" small "$COURIER_TLS_URL/json" 16 "$n" "$COURIER_CA_FILE"
+    fi
     run "$client" download-memory "$COURIER_NGINX_URL/files/256m.bin"
     run "$client" download-file "$COURIER_NGINX_URL/files/256m.bin" "$scratch/download.bin"
     run "$client" upload "$COURIER_NGINX_URL/upload" "$COURIER_FILES_DIR/256m.bin"

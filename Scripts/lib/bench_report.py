@@ -46,16 +46,8 @@ def load(path):
 def main():
     path = sys.argv[1]
     rows, errors = load(path)
-    # The HTTPS run is the second C=16 small run of each client (bench.sh order): mark it.
-    seen = {}
     for row in rows:
-        if row["workload"] == "small" and row["concurrency"] == 16:
-            key = row["client"]
-            seen.setdefault(key, []).append(row)
-    for client, runs in seen.items():
-        half = len(runs) // 2
-        for row in runs[half:]:
-            row["https"] = True
+        row["https"] = row.get("scheme") == "https"
     groups = {}
     for row in rows:
         groups.setdefault((scenario(row), row["client"]), []).append(row)

@@ -133,3 +133,31 @@ struct TaskLifecycleTests {
         #expect(Session(transport: sharedTransport) !== Session(transport: sharedTransport))  // item 113
     }
 }
+
+/// behaviour-spec item 107 against httpbin's Basic-auth endpoint.
+@Suite("Authentication challenge")
+struct ChallengeTests {
+    func session(_ handler: @escaping ChallengeInterceptor.Handler) -> Session {
+        IntegrationTests.session { $0.interceptors = [ChallengeInterceptor(handler: handler)] }
+    }
+
+    @Test func credentialForTheRealmSucceeds() async throws {
+        let response = try await session { challenge in
+            challenge.realm == "Fake Realm" ? .useCredential(user: "user", password: "passwd") : .performDefaultHandling
+        }.get("basic-auth/user/passwd").response
+        #expect(response.status == .ok)
+        #expect(try json(response)["authenticated"] as? Bool == true)
+    }
+
+    @Test func handlerErrorFailsTheTask() async throws {
+        struct Refused: Error {}
+        await #expect {
+            _ = try await session { _ in .fail(Refused()) }.get("basic-auth/user/passwd").response
+        } throws: { ($0 as? CourierError)?.underlyingError is Refused }
+    }
+
+    @Test func defaultHandlingIsA401() async throws {
+        let response = try await session { _ in .performDefaultHandling }.get("basic-auth/user/passwd").response
+        #expect(response.status == .unauthorized)
+    }
+}

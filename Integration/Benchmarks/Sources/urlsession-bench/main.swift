@@ -5,10 +5,6 @@ import FoundationNetworking
 // URLSession on Linux (swift-corelibs-foundation), as most Swift code on Linux uses it.
 final class TrustAll: NSObject, URLSessionDelegate {}
 let workload = Workload.parse()
-if let ca = workload.caFile {
-    // swift-corelibs-foundation reads its CA bundle from this variable.
-    setenv("URLSessionCertificateAuthorityInfoFile", ca, 1)
-}
 let configuration = URLSessionConfiguration.default
 configuration.httpMaximumConnectionsPerHost = max(workload.concurrency, 6)
 configuration.timeoutIntervalForRequest = 60
