@@ -36,7 +36,8 @@ extension Body {
                 }
             },
             length: .known(size),
-            iterationBehavior: .multiple
+            iterationBehavior: .multiple,
+            filePath: path
         )
     }
 }

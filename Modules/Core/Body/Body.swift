@@ -42,16 +42,20 @@ public final class Body: AsyncSequence, Sendable {
 
     private let storage: Storage
     private let iterated = Atomic<Bool>(false)
+    /// The file a body made by ``init(contentsOfFileAt:chunkSize:)`` reads, so a transport can
+    /// read it straight into its send buffer instead of iterating; `nil` for other bodies.
+    public let filePath: String?
 
     enum Storage: Sendable {
         case bytes(Data)
         case producer(@Sendable () -> Iterator.Next)
     }
 
-    init(storage: Storage, length: Length, iterationBehavior: IterationBehavior) {
+    init(storage: Storage, length: Length, iterationBehavior: IterationBehavior, filePath: String? = nil) {
         self.storage = storage
         self.length = length
         self.iterationBehavior = iterationBehavior
+        self.filePath = filePath
     }
 
     /// A body holding these bytes: known length, replayable.

@@ -34,14 +34,16 @@ public struct FileError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The reason, when it was not a POSIX error.
     public let reason: String?
 
-    init(operation: Operation, path: String, errno: Int32) {
+    /// A failure with a POSIX error number.
+    public init(operation: Operation, path: String, errno: Int32) {
         self.operation = operation
         self.path = path
         self.errno = errno
         self.reason = nil
     }
 
-    init(operation: Operation, path: String, reason: String) {
+    /// A failure with a reason of its own.
+    public init(operation: Operation, path: String, reason: String) {
         self.operation = operation
         self.path = path
         self.errno = nil

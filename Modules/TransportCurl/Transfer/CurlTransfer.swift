@@ -22,6 +22,8 @@ final class CurlTransfer: @unchecked Sendable {
     let responsePipe: ResponseBodyPipe
     let uploadPipe: RequestBodyPipe?
     private let memoryUpload: Data?
+    /// A file body read straight into curl's buffer with `pread` (no pump, no copies).
+    private let fileUpload: UploadFile?
     private let uploadLength: Int64?
     private let loop: CurlMultiLoop
     let userSuspended = Atomic<Bool>(false)
@@ -61,10 +63,17 @@ final class CurlTransfer: @unchecked Sendable {
         self.options = options
         self.loop = loop
         self.responsePipe = ResponseBodyPipe(highWatermark: options.responseBufferSize)
+        var fileUpload: UploadFile? = nil
         if let body {
             if case .known(let count) = body.length { uploadLength = count } else { uploadLength = nil }
+            if let path = body.filePath, case .known(let count) = body.length {
+                fileUpload = UploadFile(path: path, length: count)
+            }
             if let bytes = body.bufferedBytes, body.iterationBehavior == .multiple {
                 memoryUpload = bytes
+                uploadPipe = nil
+            } else if fileUpload != nil {
+                memoryUpload = nil
                 uploadPipe = nil
             } else {
                 memoryUpload = nil
@@ -75,6 +84,7 @@ final class CurlTransfer: @unchecked Sendable {
             memoryUpload = nil
             uploadPipe = nil
         }
+        self.fileUpload = fileUpload
         startPump(body)
         observation = context.control.observe { [weak self] state in
             guard let self else { return }
@@ -150,7 +160,7 @@ final class CurlTransfer: @unchecked Sendable {
         easy.set(CURLOPT_HTTPHEADER, pointer: UnsafeMutableRawPointer(headers.raw))
     }
 
-    var hasBody: Bool { memoryUpload != nil || uploadPipe != nil }
+    var hasBody: Bool { memoryUpload != nil || uploadPipe != nil || fileUpload != nil }
     var bodyLength: Int64? { uploadLength }
 
     /// Added to the multi handle: the request is on its way.
@@ -282,6 +292,7 @@ final class CurlTransfer: @unchecked Sendable {
         finishedOnce = true
         observation?.cancel()
         observation = nil
+        fileUpload?.close()
         uploadPipe?.cancel()
         pump.withLock { $0?.cancel() }
         switch ending {
@@ -337,6 +348,12 @@ final class CurlTransfer: @unchecked Sendable {
             memoryOffset += count
             return count
         }
+        if let fileUpload {
+            switch fileUpload.read(into: buffer) {
+            case .success(let count): return count
+            case .failure(let error): abortError = error; return -1
+            }
+        }
         guard let uploadPipe else { return 0 }
         switch uploadPipe.read(into: buffer) {
         case .bytes(let count):
@@ -356,6 +373,7 @@ final class CurlTransfer: @unchecked Sendable {
     /// Rewinds the upload to its start, when possible.
     func onSeekToStart() -> Bool {
         if memoryUpload != nil { memoryOffset = 0; return true }
+        if let fileUpload { fileUpload.rewind(); return true }
         return uploadPipe?.canRewind ?? true
     }
 
