@@ -69,6 +69,12 @@ final class ResponseBodyPipe: Sendable {
         if let (waiter, result) = wake { waiter.resume(with: result) }
     }
 
+    /// Every chunk stored so far, taken at once: for a response that ended before its head was
+    /// handed over, so it can travel as one buffer.
+    func drainAll() -> [ArraySlice<UInt8>] {
+        state.withLock { Self.takeAll(&$0) }
+    }
+
     // MARK: Reader
 
     /// The next batch of chunks; empty at the end. `relieved` runs when taking the bytes lifted

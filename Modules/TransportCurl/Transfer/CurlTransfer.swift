@@ -265,7 +265,18 @@ final class CurlTransfer: @unchecked Sendable {
         } else {
             length = .unknown
         }
-        let body = Body(CurlResponseBody(reader: BodyReader(transfer: self)), length: length, iterationBehavior: .single)
+        let body: Body
+        if case .success? = ending {
+            // The whole exchange ended in this pass (typical of small responses): hand the body
+            // over as one buffer, with no pipe reader in between.
+            var data = Data()
+            let chunks = responsePipe.drainAll()
+            data.reserveCapacity(chunks.reduce(0) { $0 + $1.count })
+            for chunk in chunks { data.append(contentsOf: chunk) }
+            body = Body(data)
+        } else {
+            body = Body(CurlResponseBody(reader: BodyReader(transfer: self)), length: length, iterationBehavior: .single)
+        }
         let continuation = headContinuation
         headContinuation = nil
         continuation?.resume(returning: Response(head: head, body: body, request: request))
