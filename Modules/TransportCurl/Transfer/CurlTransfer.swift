@@ -238,24 +238,34 @@ final class CurlTransfer: @unchecked Sendable {
         if let head, !headDelivered, !isCancelled {
             deliverHead(head)
         }
-        if headDelivered, received != reportedReceived, received > 0 {
-            reportedReceived = received
-            let total = head?.headerFields[.contentLength].flatMap { Int64($0) }
-            context.downloadProgress(TransferProgress(completed: received, total: head?.headerFields[.contentEncoding] == nil ? total : nil))
-        }
+        reportDownloadProgress()
         if let ending {
-            if let metrics = pendingMetrics {
-                pendingMetrics = nil
-                context.metricsCollected(metrics)
-            }
+            reportMetrics()
             finishOnce(ending)
         }
         responsePipe.wakeReader()
     }
 
+    private func reportDownloadProgress() {
+        guard headDelivered, received != reportedReceived, received > 0 else { return }
+        reportedReceived = received
+        let total = head?.headerFields[.contentLength].flatMap { Int64($0) }
+        context.downloadProgress(TransferProgress(completed: received, total: head?.headerFields[.contentEncoding] == nil ? total : nil))
+    }
+
+    private func reportMetrics() {
+        guard let metrics = pendingMetrics else { return }
+        pendingMetrics = nil
+        context.metricsCollected(metrics)
+    }
+
     private func deliverHead(_ head: HTTPResponse) {
         headDelivered = true
         context.responseHeadReceived(head)
+        // Everything this pass learned is reported before the caller resumes, so a caller that
+        // finishes at once (the body may be complete) never sees stale progress or metrics.
+        reportDownloadProgress()
+        if ending != nil { reportMetrics() }
         let length: Body.Length
         if request.method == .head || [204, 304].contains(head.status.code) {
             length = .known(0)
