@@ -26,19 +26,15 @@ Usage: fault_server.py [--host 127.0.0.1] --port PORT [--pid-file FILE]
 It listens on 127.0.0.1 only (any other --host is refused) and exits on SIGTERM or SIGINT.
 """
 
-import argparse
-import os
-import signal
+import loopback_server
 import socket
 import socketserver
 import struct
 import sys
-import threading
 import time
 from urllib.parse import parse_qs, urlsplit
 
 MAX_HEAD = 64 * 1024
-ALLOWED_HOSTS = ("127.0.0.1", "localhost")
 
 
 def log(message):
@@ -224,32 +220,8 @@ class Server(socketserver.ThreadingTCPServer):
 
 
 def main():
-    parser = argparse.ArgumentParser(description="Courier's fault server (see the module docstring).")
-    parser.add_argument("--host", default="127.0.0.1")
-    parser.add_argument("--port", type=int, required=True)
-    parser.add_argument("--pid-file")
-    arguments = parser.parse_args()
-    if arguments.host not in ALLOWED_HOSTS:
-        parser.error("listens on 127.0.0.1 only")
-    server = Server(("127.0.0.1", arguments.port), Handler)
-    if arguments.pid_file:
-        with open(arguments.pid_file, "w") as file:
-            file.write("%d\n" % os.getpid())
-
-    def stop(signum, frame):
-        threading.Thread(target=server.shutdown, daemon=True).start()
-
-    signal.signal(signal.SIGTERM, stop)
-    signal.signal(signal.SIGINT, stop)
-    log("listening on 127.0.0.1:%d" % arguments.port)
-    server.serve_forever(poll_interval=0.2)
-    server.server_close()
-    if arguments.pid_file:
-        try:
-            os.unlink(arguments.pid_file)
-        except OSError:
-            pass
-    log("stopped")
+    parsed = loopback_server.arguments("Courier's fault server (see the module docstring).")
+    loopback_server.serve(Server(("127.0.0.1", parsed.port), Handler), parsed, log)
 
 
 if __name__ == "__main__":

@@ -16,13 +16,10 @@ Usage: proxy_server.py [--host 127.0.0.1] --port PORT [--pid-file FILE]
 It listens on 127.0.0.1 only (any other --host is refused) and exits on SIGTERM or SIGINT.
 """
 
-import argparse
+import loopback_server
 import http.client
 import http.server
-import os
-import signal
 import sys
-import threading
 import time
 from urllib.parse import urlsplit
 
@@ -186,32 +183,8 @@ class Server(http.server.ThreadingHTTPServer):
 
 
 def main():
-    parser = argparse.ArgumentParser(description="Courier's test forward proxy (see the module docstring).")
-    parser.add_argument("--host", default="127.0.0.1")
-    parser.add_argument("--port", type=int, required=True)
-    parser.add_argument("--pid-file")
-    arguments = parser.parse_args()
-    if arguments.host not in ("127.0.0.1", "localhost"):
-        parser.error("listens on 127.0.0.1 only")
-    server = Server(("127.0.0.1", arguments.port), ProxyHandler)
-    if arguments.pid_file:
-        with open(arguments.pid_file, "w") as file:
-            file.write("%d\n" % os.getpid())
-
-    def stop(signum, frame):
-        threading.Thread(target=server.shutdown, daemon=True).start()
-
-    signal.signal(signal.SIGTERM, stop)
-    signal.signal(signal.SIGINT, stop)
-    log("listening on 127.0.0.1:%d" % arguments.port)
-    server.serve_forever(poll_interval=0.2)
-    server.server_close()
-    if arguments.pid_file:
-        try:
-            os.unlink(arguments.pid_file)
-        except OSError:
-            pass
-    log("stopped")
+    parsed = loopback_server.arguments("Courier's test forward proxy (see the module docstring).")
+    loopback_server.serve(Server(("127.0.0.1", parsed.port), ProxyHandler), parsed, log)
 
 
 if __name__ == "__main__":

@@ -51,16 +51,9 @@ extension Session {
     public func downloadTask(with request: HTTPRequest, to destination: DownloadDestination) -> DownloadTask {
         let task = makeTask(kind: .download, request: request)
         let handle = DownloadTask(task: task, session: self)
-        let slot = handle.slot
-        task.install(SessionTask.Hooks(
-            run: { [self] admitted in
-                let outcome: Result<DownloadResponse, CourierError> = admitted
-                    ? await performDownload(request, destination: destination, task: task)
-                    : .failure(.invalidated(request))
-                task.finish(outcome.map(\.head)) { slot.resolve(outcome) }
-            },
-            abandon: { error in task.finish(.failure(error)) { slot.resolve(.failure(error)) } }
-        ))
+        install(on: task, resolving: handle.slot, head: \.head) { [self] in
+            await performDownload(request, destination: destination, task: task)
+        }
         return handle
     }
 
@@ -81,17 +74,28 @@ extension Session {
     ) -> DataTask {
         let task = makeTask(kind: kind, request: request)
         let handle = DataTask(task: task, session: self)
-        let slot = handle.slot
+        install(on: task, resolving: handle.slot, head: \.head) { [self] in
+            await performData(request, body: body, task: task)
+        }
+        return handle
+    }
+
+    /// Gives a handle's task its work: run `perform` when resumed (or fail if the session was
+    /// invalidated meanwhile), and resolve `slot` when the task ends either way.
+    private func install<Output: Sendable>(
+        on task: SessionTask,
+        resolving slot: CompletionSlot<Output>,
+        head: @escaping @Sendable (Output) -> HTTPResponse,
+        perform: @escaping @Sendable () async -> Result<Output, CourierError>
+    ) {
+        let request = task.originalRequest
         task.install(SessionTask.Hooks(
-            run: { [self] admitted in
-                let outcome: Result<DataResponse, CourierError> = admitted
-                    ? await performData(request, body: body, task: task)
-                    : .failure(.invalidated(request))
-                task.finish(outcome.map(\.head)) { slot.resolve(outcome) }
+            run: { admitted in
+                let outcome = admitted ? await perform() : .failure(.invalidated(request))
+                task.finish(outcome.map(head)) { slot.resolve(outcome) }
             },
             abandon: { error in task.finish(.failure(error)) { slot.resolve(.failure(error)) } }
         ))
-        return handle
     }
 
     /// Runs the chain and buffers the body.

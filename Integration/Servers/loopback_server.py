@@ -1,0 +1,41 @@
+"""What Courier's small test servers share: parse the common arguments (127.0.0.1 only), write a
+pid file, serve until SIGTERM or SIGINT, and clean up."""
+
+import argparse
+import os
+import signal
+import threading
+
+
+def arguments(description):
+    """The --host (127.0.0.1 or localhost only), --port and --pid-file arguments."""
+    parser = argparse.ArgumentParser(description=description)
+    parser.add_argument("--host", default="127.0.0.1")
+    parser.add_argument("--port", type=int, required=True)
+    parser.add_argument("--pid-file")
+    parsed = parser.parse_args()
+    if parsed.host not in ("127.0.0.1", "localhost"):
+        parser.error("listens on 127.0.0.1 only")
+    return parsed
+
+
+def serve(server, parsed, log):
+    """Serves `server` until SIGTERM/SIGINT, keeping `parsed.pid_file` while it runs."""
+    if parsed.pid_file:
+        with open(parsed.pid_file, "w") as file:
+            file.write("%d\n" % os.getpid())
+
+    def stop(signum, frame):
+        threading.Thread(target=server.shutdown, daemon=True).start()
+
+    signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGINT, stop)
+    log("listening on 127.0.0.1:%d" % parsed.port)
+    server.serve_forever(poll_interval=0.2)
+    server.server_close()
+    if parsed.pid_file:
+        try:
+            os.unlink(parsed.pid_file)
+        except OSError:
+            pass
+    log("stopped")
