@@ -17,7 +17,7 @@ final class CurlMultiLoop: @unchecked Sendable {
 
     enum Command {
         case job(UnownedJob)
-        case add(CurlTransfer, CheckedContinuation<Response, any Error>)
+        case add(CurlTransfer, UnsafeContinuation<Response, any Error>)
         case updatePause(CurlTransfer)
         case cancel(CurlTransfer, any Error)
         case shutdown

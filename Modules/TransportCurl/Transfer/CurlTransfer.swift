@@ -27,7 +27,8 @@ final class CurlTransfer: @unchecked Sendable {
     private let uploadLength: Int64?
     private let loop: CurlMultiLoop
     let userSuspended = Atomic<Bool>(false)
-    private let pump = Locked<Task<Void, Never>?>(nil)
+    /// The task reading a streamed request body; only streamed uploads have one.
+    private let pump: Locked<Task<Void, Never>?>?
 
     // Loop thread only
     var easyHandle: UnsafeMutableRawPointer?
@@ -35,7 +36,9 @@ final class CurlTransfer: @unchecked Sendable {
     private var headers = CurlHeaderList()
     private var parser = ResponseHeadParser()
     private var head: HTTPResponse?
-    var headContinuation: CheckedContinuation<Response, any Error>?
+    /// Unsafe rather than checked (no canary object per request): the loop resumes it exactly
+    /// once, in `deliverHead` or `finishOnce`, which both clear it.
+    var headContinuation: UnsafeContinuation<Response, any Error>?
     private var headDelivered = false
     private var memoryOffset = 0
     private var appliedPause: Int32 = 0
@@ -85,6 +88,7 @@ final class CurlTransfer: @unchecked Sendable {
             uploadPipe = nil
         }
         self.fileUpload = fileUpload
+        pump = uploadPipe == nil ? nil : Locked(nil)
         startPump(body)
         observation = context.control.observe { [weak self] state in
             guard let self else { return }
@@ -102,7 +106,7 @@ final class CurlTransfer: @unchecked Sendable {
     /// Waits for the response head; the body then streams.
     func awaitHead() async throws -> Response {
         try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { continuation in
+            try await withUnsafeThrowingContinuation { continuation in
                 loop.submit(.add(self, continuation))
                 if context.control.isCancelled { cancel(with: CancellationError()) }
             }
@@ -122,7 +126,7 @@ final class CurlTransfer: @unchecked Sendable {
     }
 
     private func startPump(_ body: Body?) {
-        guard let body, let pipe = uploadPipe else { return }
+        guard let body, let pipe = uploadPipe, let pump else { return }
         let task = Task { [weak self] in
             do {
                 for try await chunk in body {
@@ -315,7 +319,7 @@ final class CurlTransfer: @unchecked Sendable {
         observation = nil
         fileUpload?.close()
         uploadPipe?.cancel()
-        pump.withLock { $0?.cancel() }
+        pump?.withLock { $0?.cancel() }
         switch ending {
         case .success:
             responsePipe.end(.finished)
