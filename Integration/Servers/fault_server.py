@@ -20,6 +20,8 @@ Routes
                             A 200 with `Content-Length: N`, then one byte (`*`) every M ms (the first one M ms
                             after the head). Defaults: bytes=10, interval_ms=100.
   /slow-headers?delay_ms=M  Waits M ms, then sends a normal 200 with a small body (`ok\\n`). Default 2000.
+  /zstd                     A 200 whose JSON body is sent with `Content-Encoding: zstd` (httpbin has gzip,
+                            deflate and brotli routes but none for zstd); 501 if `zstandard` is missing.
   anything else             404 with a plain-text list of the routes.
 
 Usage: fault_server.py [--host 127.0.0.1] --port PORT [--pid-file FILE]
@@ -185,6 +187,25 @@ def slow_headers(sock, query):
     delay = query_int(query, "delay_ms", 2000, 0, 3_600_000) / 1000.0
     time.sleep(delay)
     sock.sendall(simple_response("200 OK", b"ok\n"))
+
+
+ZSTD_DOCUMENT = b'{"compressed":"zstd","filler":"' + b"courier " * 512 + b'"}'
+
+
+@route("/zstd")
+def zstd(sock, query):
+    try:
+        import zstandard
+    except ImportError:
+        sock.sendall(simple_response("501 Not Implemented", b"zstandard is not installed\n"))
+        return
+    body = zstandard.ZstdCompressor().compress(ZSTD_DOCUMENT)
+    sock.sendall(head_bytes("200 OK", [
+        ("Content-Type", "application/json"),
+        ("Content-Encoding", "zstd"),
+        ("Content-Length", str(len(body))),
+        ("Connection", "close"),
+    ]) + body)
 
 
 def not_found(sock, query):

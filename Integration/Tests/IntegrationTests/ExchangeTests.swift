@@ -91,6 +91,13 @@ struct ExchangeTests {
         #expect(echo[flag] as? Bool == true)
     }
 
+    @Test func zstdBodiesAreDecoded() async throws {
+        let response = try await session(Servers.fault).get("zstd").response
+        #expect(response.head.headerFields[.contentEncoding] == "zstd")
+        #expect(try json(response)["compressed"] as? String == "zstd")
+        #expect(response.data.count > 4000)  // 60 bytes on the wire
+    }
+
     @Test func statusCodesAreReturnedAsResponses() async throws {
         for code in [200, 204, 404, 500] {
             let response = try await session().get("status/\(code)").response
