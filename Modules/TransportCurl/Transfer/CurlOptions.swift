@@ -16,7 +16,8 @@ enum CurlOptions {
         easy.set(CURLOPT_NOSIGNAL, 1)
         easy.set(CURLOPT_FOLLOWLOCATION, 0)   // Core's redirect stage follows redirects.
         easy.set(CURLOPT_SUPPRESS_CONNECT_HEADERS, 1)
-        easy.set(CURLOPT_PROTOCOLS_STR, "http,https")
+        // No CURLOPT_PROTOCOLS_STR: the URL is built from an http(s) request and curl never
+        // follows redirects here, so it cannot reach another protocol (and parsing it costs).
         easy.set(CURLOPT_ERRORBUFFER, pointer: UnsafeMutableRawPointer(errorBuffer))
 
         // Callbacks
@@ -24,12 +25,16 @@ enum CurlOptions {
         easy.set(CURLOPT_HEADERDATA, pointer: userData)
         ccurl_easy_setopt_write_function(easy.raw, CURLOPT_WRITEFUNCTION, curlWriteCallback)
         easy.set(CURLOPT_WRITEDATA, pointer: userData)
-        ccurl_easy_setopt_xferinfo_function(easy.raw, curlProgressCallback)
-        easy.set(CURLOPT_XFERINFODATA, pointer: userData)
-        easy.set(CURLOPT_NOPROGRESS, 0)
 
         // Method and body
         let hasBody = transfer.hasBody
+        if hasBody {
+            // Upload progress comes from curl's counters; downloads count their own bytes, so a
+            // request without a body does without the progress callback.
+            ccurl_easy_setopt_xferinfo_function(easy.raw, curlProgressCallback)
+            easy.set(CURLOPT_XFERINFODATA, pointer: userData)
+            easy.set(CURLOPT_NOPROGRESS, 0)
+        }
         switch request.method {
         case .get where !hasBody:
             easy.set(CURLOPT_HTTPGET, 1)

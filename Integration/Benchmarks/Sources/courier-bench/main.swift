@@ -31,26 +31,32 @@ final class Tally: Sendable {
 }
 let tally = Tally()
 
-let start = now()
-try await withTaskExecutorPreference(transport.executor) {
-    switch workload.kind {
-    case .small:
-        try await runConcurrently(count: workload.requests, concurrency: workload.concurrency) {
+/// The workload, off the main actor: top-level code is main-actor isolated, and awaiting from
+/// there would hop to the main thread after every request.
+nonisolated func measure() async throws {
+    try await withTaskExecutorPreference(transport.executor) {
+        switch workload.kind {
+        case .small:
+            try await runConcurrently(count: workload.requests, concurrency: workload.concurrency) {
+                let response = try await session.data(for: request)
+                tally.record(response.metrics, status: response.status.code)
+            }
+        case .downloadMemory:
             let response = try await session.data(for: request)
             tally.record(response.metrics, status: response.status.code)
+        case .downloadFile:
+            let target = URL(fileURLWithPath: workload.path ?? "/tmp/courier-bench.out")
+            let response = try await session.downloadTask(with: request, to: DownloadDestination(url: target, options: .removePreviousFile)).response
+            tally.record(response.metrics, status: response.status.code)
+        case .upload:
+            let response = try await session.uploadTask(with: request, from: .file(path: workload.path ?? "")).response
+            tally.record(response.metrics, status: response.status.code)
         }
-    case .downloadMemory:
-        let response = try await session.data(for: request)
-        tally.record(response.metrics, status: response.status.code)
-    case .downloadFile:
-        let target = URL(fileURLWithPath: workload.path ?? "/tmp/courier-bench.out")
-        let response = try await session.downloadTask(with: request, to: DownloadDestination(url: target, options: .removePreviousFile)).response
-        tally.record(response.metrics, status: response.status.code)
-    case .upload:
-        let response = try await session.uploadTask(with: request, from: .file(path: workload.path ?? "")).response
-        tally.record(response.metrics, status: response.status.code)
     }
 }
+
+let start = now()
+try await Task.detached { try await measure() }.value
 report(
     client: "courier", workload: workload, seconds: now() - start,
     bytes: tally.bytes.load(ordering: .relaxed), connections: tally.connections.load(ordering: .relaxed),
