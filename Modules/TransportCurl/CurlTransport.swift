@@ -60,8 +60,9 @@ public final class CurlTransport: Transport {
         /// threshold: a recycled handle's buffer then comes from the heap instead of fresh pages
         /// (page faults cost small requests more than larger buffers save big ones).
         public var receiveBufferSize = 64 * 1024
-        /// curl's upload buffer (`CURLOPT_UPLOAD_BUFFERSIZE`); see ``receiveBufferSize``.
-        public var sendBufferSize = 64 * 1024
+        /// curl's upload buffer (`CURLOPT_UPLOAD_BUFFERSIZE`), allocated only for requests with
+        /// a body, so it can be large.
+        public var sendBufferSize = 256 * 1024
         /// Print libcurl's own trace to stderr.
         public var verbose = false
 
