@@ -29,18 +29,20 @@ final class CurlMultiLoop: @unchecked Sendable {
     /// Set when the thread has left its loop: Swift jobs then run on the global executor.
     private let stopped = Atomic<Bool>(false)
     private var active: [ObjectIdentifier: CurlTransfer] = [:]
-    /// Easy handles of finished transfers, reset and ready again: `curl_easy_init` and
-    /// `curl_easy_cleanup` per request cost more than `curl_easy_reset`.
+    /// Easy handles of finished transfers, ready again: `curl_easy_init` and `curl_easy_cleanup`
+    /// (or even `curl_easy_reset`) per request cost more than re-setting a request's options.
     private var idleHandles: [UnsafeMutableRawPointer] = []
     private static let idleHandleLimit = 128
     private var dirty: [CurlTransfer] = []
     private var thread: pthread_t? = nil
+    private let configuration: CurlTransport.Configuration
     /// Wake-ups sent, for the benchmark's "wake-ups per request" figure.
     let wakeups = Atomic<Int>(0)
     /// Runs Swift jobs on this thread between curl passes. Set once, at the end of `init`.
     private(set) var executor: CurlLoopExecutor! = nil
 
     init(configuration: CurlTransport.Configuration) throws {
+        self.configuration = configuration
         CurlGlobal.initialize()
         guard let multi = curl_multi_init() else {
             throw TransportError(.other, message: "curl_multi_init failed")
@@ -198,16 +200,17 @@ final class CurlMultiLoop: @unchecked Sendable {
         recycle(transfer.takeHandle())
     }
 
-    /// A fresh or recycled easy handle. Loop thread only.
+    /// A recycled easy handle, or a new one with the transport's fixed options. Loop thread only.
     func takeEasyHandle() -> CurlEasy? {
         if let recycled = idleHandles.popLast() { return CurlEasy(unsafeRaw: recycled) }
-        return CurlEasy()
+        guard let easy = CurlEasy() else { return nil }
+        CurlOptions.configureHandle(easy, options: configuration)
+        return easy
     }
 
     private func recycle(_ handle: UnsafeMutableRawPointer?) {
         guard let handle else { return }
         if idleHandles.count < Self.idleHandleLimit {
-            curl_easy_reset(handle)
             idleHandles.append(handle)
         } else {
             curl_easy_cleanup(handle)

@@ -2,59 +2,81 @@ internal import CCurl
 import CourierCore
 import HTTPTypes
 
-/// Every `curl_easy_setopt` a transfer needs, in one place.
+/// Every `curl_easy_setopt` a transfer needs, in one place, in two parts: what never changes for
+/// a transport's handles (set once when a handle is made) and what each request sets. Pooled
+/// handles are not `curl_easy_reset`: every option a previous request may have changed is set
+/// again here, so nothing carries over.
 enum CurlOptions {
-    static func configure(
-        _ easy: CurlEasy,
-        for transfer: CurlTransfer,
-        userData: UnsafeMutableRawPointer,
-        errorBuffer: UnsafeMutablePointer<CChar>
-    ) throws {
-        let options = transfer.options
-        let request = transfer.request
-        easy.set(CURLOPT_URL, transfer.url)
+    /// Options that are the same for every request of a transport.
+    static func configureHandle(_ easy: CurlEasy, options: CurlTransport.Configuration) {
         easy.set(CURLOPT_NOSIGNAL, 1)
         easy.set(CURLOPT_FOLLOWLOCATION, 0)   // Core's redirect stage follows redirects.
         easy.set(CURLOPT_SUPPRESS_CONNECT_HEADERS, 1)
         // No CURLOPT_PROTOCOLS_STR: the URL is built from an http(s) request and curl never
-        // follows redirects here, so it cannot reach another protocol (and parsing it costs).
-        easy.set(CURLOPT_ERRORBUFFER, pointer: UnsafeMutableRawPointer(errorBuffer))
-
-        // Callbacks
+        // follows redirects here, so it cannot reach another protocol.
         ccurl_easy_setopt_write_function(easy.raw, CURLOPT_HEADERFUNCTION, curlHeaderCallback)
-        easy.set(CURLOPT_HEADERDATA, pointer: userData)
         ccurl_easy_setopt_write_function(easy.raw, CURLOPT_WRITEFUNCTION, curlWriteCallback)
-        easy.set(CURLOPT_WRITEDATA, pointer: userData)
-
-        // Method and body
-        let hasBody = transfer.hasBody
-        if hasBody {
-            // Upload progress comes from curl's counters; downloads count their own bytes, so a
-            // request without a body does without the progress callback.
-            ccurl_easy_setopt_xferinfo_function(easy.raw, curlProgressCallback)
-            easy.set(CURLOPT_XFERINFODATA, pointer: userData)
-            easy.set(CURLOPT_NOPROGRESS, 0)
+        ccurl_easy_setopt_read_function(easy.raw, curlReadCallback)
+        ccurl_easy_setopt_seek_function(easy.raw, curlSeekCallback)
+        ccurl_easy_setopt_xferinfo_function(easy.raw, curlProgressCallback)
+        easy.set(CURLOPT_PIPEWAIT, options.multiplexing ? 1 : 0)
+        if options.automaticDecompression { easy.set(CURLOPT_ACCEPT_ENCODING, "") }
+        easy.set(CURLOPT_BUFFERSIZE, options.receiveBufferSize)
+        easy.set(CURLOPT_UPLOAD_BUFFERSIZE, options.sendBufferSize)
+        easy.set(CURLOPT_TCP_NODELAY, 1)
+        easy.set(CURLOPT_TCP_KEEPALIVE, 1)
+        if let proxy = options.proxy {
+            easy.set(CURLOPT_PROXY, proxy)
+        } else {
+            easy.set(CURLOPT_PROXY, "")   // ignore http_proxy & co. unless configured
         }
+        if let socket = options.unixSocketPath { easy.set(CURLOPT_UNIX_SOCKET_PATH, socket) }
+        if let caFile = options.certificateAuthorityFile { easy.set(CURLOPT_CAINFO, caFile) }
+        if !options.verifiesPeer { easy.set(CURLOPT_SSL_VERIFYPEER, 0) }
+        if !options.verifiesHost { easy.set(CURLOPT_SSL_VERIFYHOST, 0) }
+        if options.verbose { easy.set(CURLOPT_VERBOSE, 1) }
+    }
+
+    /// Options of one request: URL, user data, method and body, headers, protocol, timeouts.
+    static func configureRequest(
+        _ easy: CurlEasy,
+        for transfer: CurlTransfer,
+        userData: UnsafeMutableRawPointer,
+        errorBuffer: UnsafeMutablePointer<CChar>
+    ) {
+        let options = transfer.options
+        let request = transfer.request
+        easy.set(CURLOPT_URL, transfer.url)
+        easy.set(CURLOPT_ERRORBUFFER, pointer: UnsafeMutableRawPointer(errorBuffer))
+        easy.set(CURLOPT_PRIVATE, pointer: userData)
+        easy.set(CURLOPT_HEADERDATA, pointer: userData)
+        easy.set(CURLOPT_WRITEDATA, pointer: userData)
+        easy.set(CURLOPT_READDATA, pointer: userData)
+        easy.set(CURLOPT_SEEKDATA, pointer: userData)
+        easy.set(CURLOPT_XFERINFODATA, pointer: userData)
+
+        // Method and body. HTTPGET first: it undoes a previous request's POST, UPLOAD or NOBODY.
+        let hasBody = transfer.hasBody
+        easy.set(CURLOPT_HTTPGET, 1)
+        easy.set(CURLOPT_CUSTOMREQUEST, pointer: nil)
+        easy.set(CURLOPT_POSTFIELDSIZE_LARGE, offset: -1)
+        easy.set(CURLOPT_INFILESIZE_LARGE, offset: -1)
+        // Upload progress comes from curl's counters; downloads count their own bytes, so a
+        // request without a body does without the progress callback.
+        easy.set(CURLOPT_NOPROGRESS, hasBody ? 0 : 1)
         switch request.method {
         case .get where !hasBody:
-            easy.set(CURLOPT_HTTPGET, 1)
+            break
         case .head:
             easy.set(CURLOPT_NOBODY, 1)
         case .post:
             easy.set(CURLOPT_POST, 1)
-            if !hasBody { easy.set(CURLOPT_POSTFIELDSIZE_LARGE, offset: 0) }
+            easy.set(CURLOPT_POSTFIELDSIZE_LARGE, offset: hasBody ? transfer.bodyLength ?? -1 : 0)
         default:
             if hasBody { easy.set(CURLOPT_UPLOAD, 1) }
             easy.set(CURLOPT_CUSTOMREQUEST, request.method.rawValue)
         }
-        if request.method == .post, hasBody {
-            easy.set(CURLOPT_POSTFIELDSIZE_LARGE, offset: transfer.bodyLength ?? -1)
-        }
         if hasBody {
-            ccurl_easy_setopt_read_function(easy.raw, curlReadCallback)
-            easy.set(CURLOPT_READDATA, pointer: userData)
-            ccurl_easy_setopt_seek_function(easy.raw, curlSeekCallback)
-            easy.set(CURLOPT_SEEKDATA, pointer: userData)
             if request.method != .post {
                 easy.set(CURLOPT_INFILESIZE_LARGE, offset: transfer.bodyLength ?? -1)
             }
@@ -65,52 +87,34 @@ enum CurlOptions {
         transfer.configureHeaders(on: easy, expectsBody: hasBody)
 
         // Protocol
+        var freshConnection = false
         switch options.httpVersion {
         case .automatic:
             easy.set(CURLOPT_HTTP_VERSION, ccurl_http_version_2tls)
         case .http1_1:
             easy.set(CURLOPT_HTTP_VERSION, ccurl_http_version_1_1)
         case .http2:
-            let cleartext = request.scheme?.lowercased() == "http"
+            let cleartext = request.scheme == "http"
             easy.set(CURLOPT_HTTP_VERSION, cleartext ? ccurl_http_version_2_prior_knowledge : ccurl_http_version_2_0)
-            if cleartext, ccurl_version_number() < 0x08_00_00 {
-                // libcurl before 8.0 fails the second request on a reused prior-knowledge
-                // connection with "Error in the HTTP2 framing layer" (curl issue #10634):
-                // give each such request its own connection.
-                easy.set(CURLOPT_FRESH_CONNECT, 1)
-                easy.set(CURLOPT_FORBID_REUSE, 1)
-            }
+            // libcurl before 8.0 fails the second request on a reused prior-knowledge
+            // connection with "Error in the HTTP2 framing layer" (curl issue #10634):
+            // give each such request its own connection.
+            freshConnection = cleartext && ccurl_version_number() < 0x08_00_00
         }
-        easy.set(CURLOPT_PIPEWAIT, options.multiplexing ? 1 : 0)
-        if options.automaticDecompression { easy.set(CURLOPT_ACCEPT_ENCODING, "") }
-        easy.set(CURLOPT_BUFFERSIZE, options.receiveBufferSize)
-        easy.set(CURLOPT_UPLOAD_BUFFERSIZE, options.sendBufferSize)
-        easy.set(CURLOPT_TCP_NODELAY, 1)
-        easy.set(CURLOPT_TCP_KEEPALIVE, 1)
+        easy.set(CURLOPT_FRESH_CONNECT, freshConnection ? 1 : 0)
+        easy.set(CURLOPT_FORBID_REUSE, freshConnection ? 1 : 0)
 
-        // Timeouts
+        // Timeouts (0 means curl's default: none, or 300 s to connect)
         let timeouts = transfer.context.timeouts
-        if let connect = timeouts.connect { easy.set(CURLOPT_CONNECTTIMEOUT_MS, milliseconds(connect)) }
-        if let total = timeouts.request { easy.set(CURLOPT_TIMEOUT_MS, milliseconds(total)) }
+        easy.set(CURLOPT_CONNECTTIMEOUT_MS, timeouts.connect.map(milliseconds) ?? 0)
+        easy.set(CURLOPT_TIMEOUT_MS, timeouts.request.map(milliseconds) ?? 0)
         if let lowSpeed = timeouts.lowSpeedTime {
-            easy.set(CURLOPT_LOW_SPEED_TIME, max(1, Int((milliseconds(lowSpeed) + 999) / 1000)))
+            easy.set(CURLOPT_LOW_SPEED_TIME, max(1, (milliseconds(lowSpeed) + 999) / 1000))
             easy.set(CURLOPT_LOW_SPEED_LIMIT, max(1, timeouts.lowSpeedLimit))
-        }
-
-        // Routing
-        if let proxy = options.proxy {
-            easy.set(CURLOPT_PROXY, proxy)
         } else {
-            easy.set(CURLOPT_PROXY, "")   // ignore http_proxy & co. unless configured
+            easy.set(CURLOPT_LOW_SPEED_TIME, 0)
+            easy.set(CURLOPT_LOW_SPEED_LIMIT, 0)
         }
-        if let socket = options.unixSocketPath { easy.set(CURLOPT_UNIX_SOCKET_PATH, socket) }
-
-        // TLS
-        if let caFile = options.certificateAuthorityFile { easy.set(CURLOPT_CAINFO, caFile) }
-        if !options.verifiesPeer { easy.set(CURLOPT_SSL_VERIFYPEER, 0) }
-        if !options.verifiesHost { easy.set(CURLOPT_SSL_VERIFYHOST, 0) }
-
-        if options.verbose { easy.set(CURLOPT_VERBOSE, 1) }
     }
 
     private static func milliseconds(_ duration: Duration) -> Int {

@@ -149,8 +149,7 @@ final class CurlTransfer: @unchecked Sendable {
         let unmanaged = Unmanaged.passUnretained(self)
         selfReference = unmanaged
         let me = unmanaged.toOpaque()
-        try CurlOptions.configure(easy, for: self, userData: me, errorBuffer: errorBuffer)
-        easy.set(CURLOPT_PRIVATE, pointer: me)
+        CurlOptions.configureRequest(easy, for: self, userData: me, errorBuffer: errorBuffer)
     }
 
     func configureHeaders(on easy: CurlEasy, expectsBody: Bool) {
@@ -223,9 +222,15 @@ final class CurlTransfer: @unchecked Sendable {
         errorBuffer.deallocate()
     }
 
-    /// Gives the easy handle back (for the loop's pool) and frees the header list.
+    /// Gives the easy handle back (for the loop's pool) and frees the header list, first
+    /// clearing the handle's pointers to what this transfer owns.
     func takeHandle() -> UnsafeMutableRawPointer? {
         defer { easyHandle = nil }
+        if let easyHandle {
+            let easy = CurlEasy(unsafeRaw: easyHandle)
+            easy.set(CURLOPT_HTTPHEADER, pointer: nil)
+            easy.set(CURLOPT_ERRORBUFFER, pointer: nil)
+        }
         headers.free()
         return easyHandle
     }
