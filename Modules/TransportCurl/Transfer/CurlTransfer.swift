@@ -40,6 +40,9 @@ final class CurlTransfer: @unchecked Sendable {
     /// once, in `deliverHead` or `finishOnce`, which both clear it.
     var headContinuation: UnsafeContinuation<Response, any Error>?
     private var headDelivered = false
+    /// The body's length as the head announced it, when it is the decoded length too (no
+    /// `Content-Encoding`): read once from the head, used for progress and the body's length.
+    private var announcedLength: Int64?
     private var memoryOffset = 0
     private var appliedPause: Int32 = 0
     private var abortError: (any Error)?
@@ -258,8 +261,7 @@ final class CurlTransfer: @unchecked Sendable {
     private func reportDownloadProgress() {
         guard headDelivered, received != reportedReceived, received > 0 else { return }
         reportedReceived = received
-        let total = head?.headerFields[.contentLength].flatMap { Int64($0) }
-        context.downloadProgress(TransferProgress(completed: received, total: head?.headerFields[.contentEncoding] == nil ? total : nil))
+        context.downloadProgress(TransferProgress(completed: received, total: announcedLength))
     }
 
     private func reportMetrics() {
@@ -270,6 +272,9 @@ final class CurlTransfer: @unchecked Sendable {
 
     private func deliverHead(_ head: HTTPResponse) {
         headDelivered = true
+        if head.headerFields[.contentEncoding] == nil {
+            announcedLength = head.headerFields[.contentLength].flatMap { Int64($0) }
+        }
         context.responseHeadReceived(head)
         // Everything this pass learned is reported before the caller resumes, so a caller that
         // finishes at once (the body may be complete) never sees stale progress or metrics.
@@ -278,8 +283,7 @@ final class CurlTransfer: @unchecked Sendable {
         let length: Body.Length
         if request.method == .head || [204, 304].contains(head.status.code) {
             length = .known(0)
-        } else if head.headerFields[.contentEncoding] == nil,
-                  let count = head.headerFields[.contentLength].flatMap({ Int64($0) }) {
+        } else if let count = announcedLength {
             length = .known(count)
         } else {
             length = .unknown
