@@ -20,6 +20,8 @@ Routes
                             A 200 with `Content-Length: N`, then one byte (`*`) every M ms (the first one M ms
                             after the head). Defaults: bytes=10, interval_ms=100.
   /slow-headers?delay_ms=M  Waits M ms, then sends a normal 200 with a small body (`ok\\n`). Default 2000.
+  /blackhole-port           The port (as text) of a listener on 127.0.0.1 whose accept queue is kept full, so
+                            a connect to it never completes: for connect-timeout tests.
   /zstd                     A 200 whose JSON body is sent with `Content-Encoding: zstd` (httpbin has gzip,
                             deflate and brotli routes but none for zstd); 501 if `zstandard` is missing.
   anything else             404 with a plain-text list of the routes.
@@ -187,6 +189,37 @@ def slow_headers(sock, query):
     delay = query_int(query, "delay_ms", 2000, 0, 3_600_000) / 1000.0
     time.sleep(delay)
     sock.sendall(simple_response("200 OK", b"ok\n"))
+
+
+class Blackhole:
+    """A listener nobody accepts from, its queue filled by our own connections: the kernel then
+    drops every further SYN, so a client's connect hangs until its own timeout."""
+
+    def __init__(self):
+        self.listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        self.listener.bind(("127.0.0.1", 0))
+        self.listener.listen(0)
+        self.port = self.listener.getsockname()[1]
+        self.fillers = []
+        for _ in range(4):
+            filler = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+            filler.setblocking(False)
+            try:
+                filler.connect(("127.0.0.1", self.port))
+            except (BlockingIOError, OSError):
+                pass
+            self.fillers.append(filler)
+
+
+BLACKHOLE = None
+
+
+@route("/blackhole-port")
+def blackhole_port(sock, query):
+    global BLACKHOLE
+    if BLACKHOLE is None:
+        BLACKHOLE = Blackhole()
+    sock.sendall(simple_response("200 OK", b"%d\n" % BLACKHOLE.port))
 
 
 ZSTD_DOCUMENT = b'{"compressed":"zstd","filler":"' + b"courier " * 512 + b'"}'

@@ -55,6 +55,18 @@ struct FaultTests {
         #expect(elapsed < .seconds(4))
     }
 
+    @Test func unansweredConnectTripsTheConnectTimeout() async throws {
+        let port = try await session(Servers.fault).get("blackhole-port").response.text
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        let s = session("http://127.0.0.1:\(port)") { $0.timeouts = Timeouts(connect: .milliseconds(400), request: .seconds(10)) }
+        let (outcome, elapsed) = await timed { () -> (any Error)? in
+            do { _ = try await s.get("x").response; return nil } catch { return error }
+        }
+        let error = try #require(outcome)
+        #expect(transportCode(error) == .timedOut)
+        #expect(elapsed >= .milliseconds(350) && elapsed < .seconds(3))
+    }
+
     @Test func slowHeadersWithinTheTimeoutSucceed() async throws {
         let error = await fault("slow-headers?delay_ms=300")
         #expect(error == nil)
