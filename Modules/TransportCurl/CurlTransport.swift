@@ -120,7 +120,7 @@ public final class CurlTransport: Transport {
             // Fail closed: a trust evaluator this transport cannot run must never be skipped.
             throw TransportError(.tlsFailure, message: "this CurlTransport cannot run a ServerTrustEvaluator during the handshake; refusing to connect")
         }
-        let transfer = CurlTransfer(request: request, url: url, body: body, context: context, options: configuration, loop: loop)
+        let transfer = CurlTransfer(request: request, url: url, body: body, context: context, owner: self)
         return try await transfer.awaitHead()
     }
 }

@@ -101,3 +101,49 @@ struct LargeTransferTests {
         #expect(echoed == (try Data(contentsOf: source)))
     }
 }
+
+/// Regressions found in review: early suspends, big streamed chunks, transports released early.
+@Suite("Transport edge cases", .serialized)
+struct TransportEdgeCaseTests {
+    @Test func suspendRightAfterResumeHoldsTheTransfer() async throws {
+        let s = session(Servers.nginx) { $0.timeouts = Timeouts(request: .seconds(120)) }
+        let task = s.downloadTask(with: try s.makeRequest(.get, "files/256m.bin"), to: .suggested(in: try temporaryDirectory()))
+        task.resume()
+        task.suspend()   // most likely before the transfer has its connection
+        try await Task.sleep(for: .milliseconds(700))
+        #expect(task.downloadProgress.completed < 8 << 20, "received \(task.downloadProgress.completed) bytes while suspended")
+        task.resume()
+        let response = try await task.response
+        #expect(task.downloadProgress.completed == 256 << 20)
+        try? FileManager.default.removeItem(at: response.fileURL)
+    }
+
+    @Test func streamedChunksLargerThanThePipeAreSent() async throws {
+        let t = try transport { $0.requestBufferSize = 256 * 1024; $0.httpVersion = .http1_1 }
+        let s = session(Servers.nginx, transport: t)
+        let chunk = [UInt8](repeating: 0x61, count: 2 << 20)
+        let chunks = AsyncStream<ArraySlice<UInt8>> { continuation in
+            for _ in 0..<4 { continuation.yield(chunk[...]) }
+            continuation.finish()
+        }
+        let body = Body(chunks, length: .known(8 << 20), iterationBehavior: .single)
+        let (response, elapsed) = try await timed {
+            try await s.data(for: try s.makeRequest(.put, "upload"), body: body)
+        }
+        #expect(response.status == .ok)
+        #expect(response.metrics?.bytesSent == 8 << 20)
+        #expect(elapsed < .seconds(10))
+    }
+
+    @Test func aBodyOutlivesItsTransportAndSession() async throws {
+        func start() async throws -> Response {
+            let local = try CurlTransport()
+            let s = Session(configuration: SessionConfiguration(baseURL: URL(string: Servers.nginx)), transport: local)
+            return try await s.send(try s.makeRequest(.get, "files/1m.bin"))
+        }
+        let response = try await start()
+        try await Task.sleep(for: .milliseconds(100))
+        let data = try await response.body.collect(upTo: 2 << 20)
+        #expect(data.count == 1 << 20)
+    }
+}

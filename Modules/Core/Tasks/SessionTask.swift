@@ -111,6 +111,8 @@ public final class SessionTask: Sendable, Hashable, Identifiable, CustomStringCo
     public func resume() {
         let (action, run, admit) = storage.withLock { storage -> (TaskStateMachine.ResumeAction, (@Sendable (Bool) async -> Void)?, (@Sendable (SessionTask) -> Bool)?) in
             let action = storage.machine.resume()
+            // Under the lock, so racing suspend()/resume() reach the transfer in the machine's order.
+            if action == .unpause { control.transition(to: .running) }
             guard action == .start else { return (action, nil, nil) }
             let run = storage.hooks?.run
             storage.hooks = nil
@@ -120,7 +122,6 @@ public final class SessionTask: Sendable, Hashable, Identifiable, CustomStringCo
         case .none:
             return
         case .unpause:
-            control.transition(to: .running)
             listener.taskResumed(self)
         case .start:
             let admitted = admit?(self) ?? true
@@ -141,9 +142,13 @@ public final class SessionTask: Sendable, Hashable, Identifiable, CustomStringCo
 
     /// Pauses the transfer: no bytes move until `resume()`. Does nothing unless running.
     public func suspend() {
-        let action = storage.withLock { $0.machine.suspend() }
+        let action = storage.withLock { storage -> TaskStateMachine.SuspendAction in
+            let action = storage.machine.suspend()
+            // Under the lock, so racing suspend()/resume() reach the transfer in the machine's order.
+            if action == .pause { control.transition(to: .suspended) }
+            return action
+        }
         guard action == .pause else { return }
-        control.transition(to: .suspended)
         listener.taskSuspended(self)
     }
 

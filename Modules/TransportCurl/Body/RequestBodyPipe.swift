@@ -29,16 +29,17 @@ final class RequestBodyPipe: Sendable {
 
     // MARK: Pump
 
-    /// Adds a chunk; waits while the pipe is full. Returns whether curl was starved (and must be
-    /// unpaused).
-    func push(_ chunk: ArraySlice<UInt8>) async throws -> Bool {
-        guard !chunk.isEmpty else { return false }
+    /// Adds a chunk, calls `relieveStarvation` when curl was waiting for bytes (so the upload is
+    /// unpaused before anything waits), then waits while the pipe is full.
+    func push(_ chunk: ArraySlice<UInt8>, relieveStarvation: () -> Void) async throws {
+        guard !chunk.isEmpty else { return }
         let wasStarved = state.withLock { state -> Bool in
             state.chunks.append(chunk)
             state.buffered += chunk.count
             defer { state.starved = false }
             return state.starved
         }
+        if wasStarved { relieveStarvation() }
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
             let proceed = state.withLock { state -> Result<Void, any Error>? in
                 if state.cancelled { return .failure(CancellationError()) }
@@ -48,7 +49,6 @@ final class RequestBodyPipe: Sendable {
             }
             if let proceed { continuation.resume(with: proceed) }
         }
-        return wasStarved
     }
 
     /// Ends the body, or fails it. Returns whether curl was starved.

@@ -17,17 +17,23 @@ final class CurlMultiLoop: @unchecked Sendable {
 
     enum Command {
         case job(UnownedJob)
-        case add(CurlTransfer, UnsafeContinuation<Response, any Error>)
+        case add(CurlTransfer, CheckedContinuation<Response, any Error>)
         case updatePause(CurlTransfer)
         case cancel(CurlTransfer, any Error)
         case shutdown
     }
 
     private let multi: UnsafeMutableRawPointer
-    private let commands = Locked<[Command]>([])
+    /// The queue, and whether the loop has closed it (then nothing more is accepted, and
+    /// `curl_multi_wakeup` is never called again: the multi handle may be gone).
+    private struct Queue {
+        var commands: [Command] = []
+        var closed = false
+    }
+    private let queue = Locked(Queue())
+    /// Transfers whose pause could not be applied yet (no connection): retried after each pass.
+    private var pausePending: [CurlTransfer] = []
     private let asleep = Atomic<Bool>(false)
-    /// Set when the thread has left its loop: Swift jobs then run on the global executor.
-    private let stopped = Atomic<Bool>(false)
     private var active: [ObjectIdentifier: CurlTransfer] = [:]
     /// Easy handles of finished transfers, ready again: `curl_easy_init` and `curl_easy_cleanup`
     /// (or even `curl_easy_reset`) per request cost more than re-setting a request's options.
@@ -75,15 +81,25 @@ final class CurlMultiLoop: @unchecked Sendable {
 
     /// Hands a command to the loop; wakes it only when it sleeps.
     func submit(_ command: Command) {
-        if stopped.load(ordering: .sequentiallyConsistent) {
-            if case .job(let job) = command { job.runSynchronously(on: globalConcurrentExecutor.asUnownedTaskExecutor()) }
-            return
+        let accepted = queue.withLock { queue -> Bool in
+            guard !queue.closed else { return false }
+            queue.commands.append(command)
+            // Inside the lock: once the loop has closed the queue, the multi handle may be freed.
+            if asleep.load(ordering: .sequentiallyConsistent) {
+                wakeups.add(1, ordering: .relaxed)
+                curl_multi_wakeup(multi)
+            }
+            return true
         }
-        commands.withLock { $0.append(command) }
-        if asleep.load(ordering: .sequentiallyConsistent) {
-            wakeups.add(1, ordering: .relaxed)
-            curl_multi_wakeup(multi)
+        if !accepted, case .job(let job) = command {
+            // The loop is gone: the job still runs, on the global executor.
+            globalConcurrentExecutor.enqueue(ExecutorJob(job))
         }
+    }
+
+    /// Remembers a transfer whose pause curl refused (no connection yet). Loop thread only.
+    func retryPauseLater(_ transfer: CurlTransfer) {
+        if !pausePending.contains(where: { $0 === transfer }) { pausePending.append(transfer) }
     }
 
     /// Marks a transfer as needing a flush after this pass. Loop thread only.
@@ -99,9 +115,9 @@ final class CurlMultiLoop: @unchecked Sendable {
         var running: Int32 = 0
         var stopping = false
         while true {
-            let pending = commands.withLock { queue -> [Command] in
-                defer { queue.removeAll(keepingCapacity: true) }
-                return queue
+            let pending = queue.withLock { queue -> [Command] in
+                defer { queue.commands.removeAll(keepingCapacity: true) }
+                return queue.commands
             }
             for command in pending {
                 if case .shutdown = command { stopping = true } else { apply(command) }
@@ -116,11 +132,12 @@ final class CurlMultiLoop: @unchecked Sendable {
                 break
             }
             curl_multi_perform(multi, &running)
+            retryPendingPauses()
             readFinished()
             flushDirty()
 
             asleep.store(true, ordering: .sequentiallyConsistent)
-            let hasCommands = commands.withLock { !$0.isEmpty }
+            let hasCommands = queue.withLock { !$0.commands.isEmpty }
             if !hasCommands {
                 var timeout = 0
                 curl_multi_timeout(multi, &timeout)
@@ -132,14 +149,14 @@ final class CurlMultiLoop: @unchecked Sendable {
             }
             asleep.store(false, ordering: .sequentiallyConsistent)
         }
-        stopped.store(true, ordering: .sequentiallyConsistent)
-        // Jobs that arrived while stopping still run, elsewhere.
-        let late = commands.withLock { queue -> [Command] in
-            defer { queue.removeAll() }
-            return queue
+        // Close the queue; jobs that arrived meanwhile still run, elsewhere.
+        let late = queue.withLock { queue -> [Command] in
+            queue.closed = true
+            defer { queue.commands.removeAll() }
+            return queue.commands
         }
         for case .job(let job) in late {
-            job.runSynchronously(on: globalConcurrentExecutor.asUnownedTaskExecutor())
+            globalConcurrentExecutor.enqueue(ExecutorJob(job))
         }
         for handle in idleHandles { curl_easy_cleanup(handle) }
         idleHandles.removeAll()
@@ -177,6 +194,15 @@ final class CurlMultiLoop: @unchecked Sendable {
             transfer.fail(with: error, loop: self)
         case .shutdown:
             break
+        }
+    }
+
+    private func retryPendingPauses() {
+        guard !pausePending.isEmpty else { return }
+        let waiting = pausePending
+        pausePending.removeAll(keepingCapacity: true)
+        for transfer in waiting where active[ObjectIdentifier(transfer)] != nil {
+            transfer.applyPauseState()
         }
     }
 
