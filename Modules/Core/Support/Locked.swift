@@ -6,45 +6,37 @@ import Musl
 import Darwin
 #endif
 
-/// A value guarded by a pthread mutex: Courier's lock for shared mutable state. Copies share the
-/// same value and lock.
+/// A value guarded by a pthread mutex: Courier's lock for shared mutable state.
 ///
 /// Why not `Synchronization.Mutex`: on Linux it is a raw futex that ThreadSanitizer cannot see,
 /// so every access it protects is reported as a race and the sanitizer run would be noise
 /// (docs/architecture.md shows the five-line reproduction). A pthread mutex is intercepted by
-/// the sanitizer and costs the same uncontended. Value and mutex share one allocation.
-package struct Locked<Value: Sendable>: @unchecked Sendable {
-    // @unchecked: the value is read and written only inside `withLock`, with the mutex held.
-    @usableFromInline let storage: LockedStorage<Value>
+/// the sanitizer, costs the same uncontended, and keeps the concurrency suites meaningful.
+package final class Locked<Value: Sendable>: @unchecked Sendable {
+    // @unchecked: `value` is read and written only inside `withLock`, while `mutex` is held.
+    // @usableFromInline so `withLock` inlines and specializes in every module that uses it.
+    @usableFromInline var value: Value
+    @usableFromInline let mutex: UnsafeMutablePointer<pthread_mutex_t>
 
     /// A lock around `value`.
     package init(_ value: Value) {
-        let buffer = LockedStorage<Value>.create(minimumCapacity: 1) { _ in value }
-        storage = unsafeDowncast(buffer, to: LockedStorage<Value>.self)
-        storage.withUnsafeMutablePointerToElements { mutex in
-            mutex.initialize(to: pthread_mutex_t())
-            pthread_mutex_init(mutex, nil)
-        }
+        self.value = value
+        mutex = .allocate(capacity: 1)
+        mutex.initialize(to: pthread_mutex_t())
+        pthread_mutex_init(mutex, nil)
+    }
+
+    deinit {
+        pthread_mutex_destroy(mutex)
+        mutex.deinitialize(count: 1)
+        mutex.deallocate()
     }
 
     /// Runs `body` with exclusive access to the value. Never call back into the same lock.
     @inlinable
     package func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
-        try storage.withUnsafeMutablePointers { value, mutex in
-            pthread_mutex_lock(mutex)
-            defer { pthread_mutex_unlock(mutex) }
-            return try body(&value.pointee)
-        }
-    }
-}
-
-/// The value (header) and its mutex (the one element) in one heap block.
-@usableFromInline
-final class LockedStorage<Value>: ManagedBuffer<Value, pthread_mutex_t> {
-    deinit {
-        withUnsafeMutablePointerToElements { mutex in
-            pthread_mutex_destroy(mutex)
-            mutex.deinitialize(count: 1)
-        }
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        return try body(&value)
     }
 }

@@ -37,6 +37,9 @@ final class CompletionSlot<Value: Sendable>: Sendable {
     /// Waits for the result.
     func wait() async -> Outcome {
         if let outcome { return outcome }
+        // Read back under the lock: the continuation orders resolver and waiter inside the
+        // uninstrumented concurrency runtime, where ThreadSanitizer cannot see it.
+        defer { _ = storage.withLock { $0.outcome } }
         return await withCheckedContinuation { continuation in
             let ready = storage.withLock { storage -> Outcome? in
                 if let outcome = storage.outcome { return outcome }
