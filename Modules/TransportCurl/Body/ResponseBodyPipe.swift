@@ -136,8 +136,6 @@ final class ResponseBodyPipe: Sendable {
         }
     }
 
-    var hasEnded: Bool { state.withLock { $0.ending != nil } }
-
     private func relieveIfNeeded(_ relieved: @Sendable () -> Void) {
         let lift = state.withLock { state -> Bool in
             guard state.backpressured, state.buffered <= highWatermark / 2 else { return false }

@@ -58,7 +58,6 @@ final class CurlTransfer: @unchecked Sendable {
         buffer.initialize(repeating: 0, count: Int(ccurl_error_size) + 1)
         return buffer
     }()
-    private var selfReference: Unmanaged<CurlTransfer>?
     /// Set in `init`, before the transfer is shared; cancelled on the loop thread at the end.
     private var observation: TransferControl.Observation?
 
@@ -164,9 +163,8 @@ final class CurlTransfer: @unchecked Sendable {
     func attach(loop: CurlMultiLoop) throws {
         guard let easy = loop.takeEasyHandle() else { throw TransportError(.other, message: "curl_easy_init failed") }
         easyHandle = easy.raw
-        let unmanaged = Unmanaged.passUnretained(self)
-        selfReference = unmanaged
-        let me = unmanaged.toOpaque()
+        // Unretained: the loop's `active` table keeps the transfer alive while curl holds this.
+        let me = Unmanaged.passUnretained(self).toOpaque()
         CurlOptions.configureRequest(easy, for: self, userData: me, errorBuffer: errorBuffer)
     }
 

@@ -64,3 +64,24 @@ public func now() -> Double {
     clock_gettime(CLOCK_MONOTONIC, &time)
     return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
 }
+
+/// Bytes moved and failures counted by clients that report them from several tasks.
+public final class ResponseTally: @unchecked Sendable {
+    // @unchecked: `bytes` and `failures` are guarded by `lock`.
+    private let lock = NSLock()
+    private var storedBytes: Int64 = 0
+    private var storedFailures = 0
+
+    public init() {}
+
+    /// Adds one response: its size and whether its status was a failure.
+    public func add(_ count: Int, status: Int) {
+        lock.withLock {
+            storedBytes += Int64(count)
+            if status >= 400 { storedFailures += 1 }
+        }
+    }
+
+    public var bytes: Int64 { lock.withLock { storedBytes } }
+    public var failures: Int { lock.withLock { storedFailures } }
+}

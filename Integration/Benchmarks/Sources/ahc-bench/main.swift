@@ -12,14 +12,7 @@ if let ca = workload.caFile { tls.trustRoots = .file(ca) }
 var configuration = HTTPClient.Configuration(tlsConfiguration: tls)
 configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = max(workload.concurrency, 8)
 let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
-final class Counter: @unchecked Sendable {
-    // @unchecked: guarded by `lock`.
-    let lock = NSLock()
-    var bytes: Int64 = 0
-    var failures = 0
-    func add(_ count: Int, status: UInt) { lock.withLock { bytes += Int64(count); if status >= 400 { failures += 1 } } }
-}
-let counter = Counter()
+let counter = ResponseTally()
 let start = now()
 do {
     switch workload.kind {
@@ -27,7 +20,7 @@ do {
         try await runConcurrently(count: workload.requests, concurrency: workload.concurrency) {
             let response = try await client.execute(HTTPClientRequest(url: workload.url), timeout: .seconds(600))
             let body = try await response.body.collect(upTo: 2 << 30)
-            counter.add(body.readableBytes, status: response.status.code)
+            counter.add(body.readableBytes, status: Int(response.status.code))
         }
     case .downloadFile:
         let response = try await client.execute(HTTPClientRequest(url: workload.url), timeout: .seconds(600))
@@ -39,7 +32,7 @@ do {
             total += buffer.readableBytes
         }
         try handle.close()
-        counter.add(total, status: response.status.code)
+        counter.add(total, status: Int(response.status.code))
     case .upload:
         var request = HTTPClientRequest(url: workload.url)
         request.method = .PUT
@@ -55,7 +48,7 @@ do {
         request.body = .stream(chunks, length: .known(Int64(size)))
         let response = try await client.execute(request, timeout: .seconds(600))
         _ = try await response.body.collect(upTo: 1 << 20)
-        counter.add(size, status: response.status.code)
+        counter.add(size, status: Int(response.status.code))
     }
 } catch {
     FileHandle.standardError.write(Data("ahc-bench: \(error)\n".utf8))

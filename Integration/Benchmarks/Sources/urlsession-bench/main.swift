@@ -10,14 +10,7 @@ configuration.httpMaximumConnectionsPerHost = max(workload.concurrency, 6)
 configuration.timeoutIntervalForRequest = 60
 let session = URLSession(configuration: configuration)
 guard let url = URL(string: workload.url) else { exit(2) }
-final class Counter: @unchecked Sendable {
-    // @unchecked: guarded by `lock`.
-    let lock = NSLock()
-    var bytes: Int64 = 0
-    var failures = 0
-    func add(_ count: Int, status: Int) { lock.withLock { bytes += Int64(count); if status >= 400 { failures += 1 } } }
-}
-let counter = Counter()
+let counter = ResponseTally()
 let start = now()
 switch workload.kind {
 case .small, .downloadMemory:
