@@ -17,6 +17,7 @@ let package = Package(
         .library(name: "CourierTesting", targets: ["CourierTesting"]),
         .library(name: "CourierCurl", targets: ["CourierCurl"]),
         .library(name: "CourierRequestSerialization", targets: ["CourierRequestSerialization"]),
+        .library(name: "CourierMultipart", targets: ["CourierMultipart"]),
         .library(name: "Courier", targets: ["Courier"]),
         .executable(name: "courier", targets: ["CourierCLI"]),
     ],
@@ -50,6 +51,12 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .target(
+            name: "CourierMultipart",
+            dependencies: ["CourierCore", "CourierRequestSerialization", .product(name: "HTTPTypes", package: "swift-http-types")],
+            path: "Modules/Multipart",
+            swiftSettings: strictSettings
+        ),
+        .target(
             name: "CourierTesting",
             dependencies: ["CourierCore", .product(name: "HTTPTypes", package: "swift-http-types")],
             path: "Modules/Testing",
@@ -58,7 +65,7 @@ let package = Package(
         .target(
             name: "Courier",
             dependencies: [
-                "CourierCore", "CourierCurl", "CourierRequestSerialization",
+                "CourierCore", "CourierCurl", "CourierRequestSerialization", "CourierMultipart",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
             path: "Modules/Courier",
@@ -67,7 +74,7 @@ let package = Package(
         .executableTarget(
             name: "CourierCLI",
             dependencies: [
-                "CourierCore", "CourierCurl", "CourierRequestSerialization", "Courier",
+                "CourierCore", "CourierCurl", "CourierRequestSerialization", "CourierMultipart", "Courier",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
@@ -84,6 +91,15 @@ let package = Package(
             name: "CourierRequestSerializationTests",
             dependencies: ["CourierRequestSerialization", "CourierCore", .product(name: "HTTPTypes", package: "swift-http-types")],
             path: "Tests/RequestSerializationTests",
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "CourierMultipartTests",
+            dependencies: [
+                "CourierMultipart", "CourierCore", "CourierTesting", "CourierRequestSerialization",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ],
+            path: "Tests/MultipartTests",
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -2,5 +2,6 @@
 // (response serialization, multipart, security and reachability come with their issues).
 @_exported import CourierCore
 @_exported import CourierCurl
+@_exported import CourierMultipart
 @_exported import CourierRequestSerialization
 @_exported import HTTPTypes

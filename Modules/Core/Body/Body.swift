@@ -42,20 +42,28 @@ public final class Body: AsyncSequence, Sendable {
 
     private let storage: Storage
     private let iterated = Atomic<Bool>(false)
-    /// The file a body made by ``init(contentsOfFileAt:chunkSize:)`` reads, so a transport can
-    /// read it straight into its send buffer instead of iterating; `nil` for other bodies.
-    public let filePath: String?
+    /// The pieces of a body made by ``init(segments:chunkSize:)`` or
+    /// ``init(contentsOfFileAt:chunkSize:)``, so a transport can copy memory and read files
+    /// straight into its send buffer instead of iterating; `nil` for other bodies.
+    public let segments: [Segment]?
+
+    /// The file a body made by ``init(contentsOfFileAt:chunkSize:)`` reads whole; `nil` for
+    /// other bodies.
+    public var filePath: String? {
+        guard let segments, segments.count == 1, case .file(let path, 0, _) = segments[0] else { return nil }
+        return path
+    }
 
     enum Storage: Sendable {
         case bytes(Data)
         case producer(@Sendable () -> Iterator.Next)
     }
 
-    init(storage: Storage, length: Length, iterationBehavior: IterationBehavior, filePath: String? = nil) {
+    init(storage: Storage, length: Length, iterationBehavior: IterationBehavior, segments: [Segment]? = nil) {
         self.storage = storage
         self.length = length
         self.iterationBehavior = iterationBehavior
-        self.filePath = filePath
+        self.segments = segments
     }
 
     /// A body holding these bytes: known length, replayable.

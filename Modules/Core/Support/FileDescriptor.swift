@@ -9,9 +9,9 @@ import Darwin
 
 /// A POSIX file descriptor that closes itself: Core's file I/O without FoundationNetworking or
 /// corelibs' `FileHandle`.
-final class FileDescriptor: Sendable {
-    let rawValue: Int32
-    let path: String
+package final class FileDescriptor: Sendable {
+    package let rawValue: Int32
+    package let path: String
 
     private init(rawValue: Int32, path: String) {
         self.rawValue = rawValue
@@ -21,14 +21,14 @@ final class FileDescriptor: Sendable {
     deinit { close(rawValue) }
 
     /// Opens `path` for reading.
-    static func openForReading(_ path: String) throws(FileError) -> FileDescriptor {
+    package static func openForReading(_ path: String) throws(FileError) -> FileDescriptor {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw FileError(operation: .open, path: path, errno: errno) }
         return FileDescriptor(rawValue: fd, path: path)
     }
 
     /// Creates (or truncates) `path` for writing; with `append`, opens it at its end instead.
-    static func openForWriting(_ path: String, append: Bool = false) throws(FileError) -> FileDescriptor {
+    package static func openForWriting(_ path: String, append: Bool = false) throws(FileError) -> FileDescriptor {
         let flags = O_WRONLY | O_CREAT | O_CLOEXEC | (append ? O_APPEND : O_TRUNC)
         let fd = open(path, flags, 0o644)
         guard fd >= 0 else { throw FileError(operation: .create, path: path, errno: errno) }
@@ -36,7 +36,7 @@ final class FileDescriptor: Sendable {
     }
 
     /// The size of the file in bytes.
-    func size() throws(FileError) -> Int64 {
+    package func size() throws(FileError) -> Int64 {
         var info = stat()
         guard fstat(rawValue, &info) == 0 else { throw FileError(operation: .stat, path: path, errno: errno) }
         guard (info.st_mode & S_IFMT) == S_IFREG else {
@@ -46,7 +46,7 @@ final class FileDescriptor: Sendable {
     }
 
     /// Reads up to `count` bytes at `offset`; an empty result means end of file.
-    func read(upTo count: Int, at offset: Int64) throws(FileError) -> ArraySlice<UInt8> {
+    package func read(upTo count: Int, at offset: Int64) throws(FileError) -> ArraySlice<UInt8> {
         var buffer = [UInt8](repeating: 0, count: count)
         let got = buffer.withUnsafeMutableBytes { raw in
             pread(rawValue, raw.baseAddress, count, off_t(offset))
@@ -56,7 +56,7 @@ final class FileDescriptor: Sendable {
     }
 
     /// Writes all of `bytes`.
-    func write(_ bytes: some ContiguousBytes) throws(FileError) {
+    package func write(_ bytes: some ContiguousBytes) throws(FileError) {
         let failure: Int32? = bytes.withUnsafeBytes { raw in
             guard let base = raw.baseAddress else { return nil }
             var offset = 0

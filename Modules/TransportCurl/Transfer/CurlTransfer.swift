@@ -22,8 +22,9 @@ final class CurlTransfer: @unchecked Sendable {
     let responsePipe: ResponseBodyPipe
     let uploadPipe: RequestBodyPipe?
     private let memoryUpload: Data?
-    /// A file body read straight into curl's buffer with `pread` (no pump, no copies).
-    private let fileUpload: UploadFile?
+    /// A body of segments (a file, a multipart form) copied and read with `pread` straight
+    /// into curl's buffer: no pump, no chunk arrays.
+    private let segmentUpload: UploadSegments?
     private let uploadLength: Int64?
     private let loop: CurlMultiLoop
     /// The task reading a streamed request body; only streamed uploads have one.
@@ -81,16 +82,16 @@ final class CurlTransfer: @unchecked Sendable {
         self.options = options
         self.loop = loop
         self.responsePipe = ResponseBodyPipe(highWatermark: options.responseBufferSize)
-        var fileUpload: UploadFile? = nil
+        var segmentUpload: UploadSegments? = nil
         if let body {
             if case .known(let count) = body.length { uploadLength = count } else { uploadLength = nil }
-            if let path = body.filePath, case .known(let count) = body.length {
-                fileUpload = UploadFile(path: path, length: count)
+            if let segments = body.segments {
+                segmentUpload = UploadSegments(segments: segments)
             }
             if let bytes = body.bufferedBytes, body.iterationBehavior == .multiple {
                 memoryUpload = bytes
                 uploadPipe = nil
-            } else if fileUpload != nil {
+            } else if segmentUpload != nil {
                 memoryUpload = nil
                 uploadPipe = nil
             } else {
@@ -102,7 +103,7 @@ final class CurlTransfer: @unchecked Sendable {
             memoryUpload = nil
             uploadPipe = nil
         }
-        self.fileUpload = fileUpload
+        self.segmentUpload = segmentUpload
         pump = uploadPipe == nil ? nil : Locked(nil)
         startPump(body)
         observation = context.control.observe { [weak self] state in
@@ -180,7 +181,7 @@ final class CurlTransfer: @unchecked Sendable {
         easy.set(CURLOPT_HTTPHEADER, pointer: UnsafeMutableRawPointer(headers.raw))
     }
 
-    var hasBody: Bool { memoryUpload != nil || uploadPipe != nil || fileUpload != nil }
+    var hasBody: Bool { memoryUpload != nil || uploadPipe != nil || segmentUpload != nil }
     var bodyLength: Int64? { uploadLength }
 
     /// Added to the multi handle: the request is on its way.
@@ -346,7 +347,7 @@ final class CurlTransfer: @unchecked Sendable {
     private func finishOnce(_ ending: Result<Void, any Error>) {
         guard !finishedOnce else { return }
         finishedOnce = true
-        fileUpload?.close()
+        segmentUpload?.close()
         uploadPipe?.cancel()
         pump?.withLock { $0?.cancel() }
         switch ending {
@@ -403,8 +404,8 @@ final class CurlTransfer: @unchecked Sendable {
             memoryOffset += count
             return count
         }
-        if let fileUpload {
-            switch fileUpload.read(into: buffer) {
+        if let segmentUpload {
+            switch segmentUpload.read(into: buffer) {
             case .success(let count): return count
             case .failure(let error): abortError = error; return -1
             }
@@ -428,7 +429,7 @@ final class CurlTransfer: @unchecked Sendable {
     /// Rewinds the upload to its start, when possible.
     func onSeekToStart() -> Bool {
         if memoryUpload != nil { memoryOffset = 0; return true }
-        if let fileUpload { fileUpload.rewind(); return true }
+        if let segmentUpload { segmentUpload.rewind(); return true }
         return uploadPipe?.canRewind ?? true
     }
 

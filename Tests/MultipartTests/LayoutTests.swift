@@ -1,0 +1,88 @@
+import CourierCore
+import CourierMultipart
+import FoundationEssentials
+import HTTPTypes
+import Testing
+
+@Suite struct LayoutTests {
+    /// Checklist item 41: AFNetworking's exact bytes for a field and a file part.
+    @Test func fieldAndFilePartHaveAFNetworkingsExactBytes() async throws {
+        var form = MultipartFormData(boundary: fixedBoundary)
+        form.append("value", name: "key")
+        form.append(Data("Data".utf8), name: "DataName", fileName: "DataFileName", mimeType: "data")
+
+        let expected = "--\(fixedBoundary)\r\nContent-Disposition: form-data; name=\"key\"\r\n\r\nvalue\r\n"
+            + "--\(fixedBoundary)\r\nContent-Disposition: form-data; name=\"DataName\"; filename=\"DataFileName\"\r\n"
+            + "Content-Type: data\r\n\r\nData\r\n--\(fixedBoundary)--\r\n"
+        let body = try await bytes(of: form.makeBody())
+        #expect(String(decoding: body, as: UTF8.self) == expected)
+        #expect(body.count == 244)
+        #expect(form.contentLength == 244)
+        #expect(form.makeBody().length == .known(244))
+
+        let serialized = try form.serialize(HTTPRequest(method: .post, scheme: "http", authority: "h", path: "/post"))
+        #expect(serialized.request.headerFields[.contentLength] == "244")
+        #expect(serialized.request.headerFields[.contentType] == "multipart/form-data; boundary=\(fixedBoundary)")
+    }
+
+    /// Checklist item 40: the boundary's shape, and a new one for every form.
+    @Test func randomBoundaryIsBoundaryPlusSixteenUppercaseHexDigits() {
+        var seen = Set<String>()
+        for _ in 0..<200 {
+            let form = MultipartFormData()
+            let boundary = form.boundary
+            #expect(boundary.hasPrefix("Boundary+"))
+            let digits = boundary.dropFirst("Boundary+".count)
+            #expect(digits.count == 16)
+            #expect(digits.allSatisfy { ("0"..."9").contains($0) || ("A"..."F").contains($0) })
+            #expect(form.contentType == "multipart/form-data; boundary=\(boundary)")
+            seen.insert(boundary)
+        }
+        #expect(seen.count == 200)
+    }
+
+    /// Checklist item 44: a form-data part carries only its disposition.
+    @Test func formDataPartHasOnlyADispositionHeader() async throws {
+        var form = MultipartFormData(boundary: fixedBoundary)
+        form.append(Data([0, 1, 2]), name: "raw")
+        let body = try await bytes(of: form.makeBody())
+        var expected = Data("--\(fixedBoundary)\r\nContent-Disposition: form-data; name=\"raw\"\r\n\r\n".utf8)
+        expected.append(contentsOf: [0, 1, 2])
+        expected.append(Data("\r\n--\(fixedBoundary)--\r\n".utf8))
+        #expect(body == expected)
+    }
+
+    @Test func customHeaderPartKeepsItsHeadersInOrder() async throws {
+        var form = MultipartFormData(boundary: fixedBoundary)
+        var headers = HTTPFields()
+        headers[HTTPField.Name("Content-Disposition")!] = "form-data; name=\"doc\""
+        headers[HTTPField.Name("Content-Transfer-Encoding")!] = "binary"
+        headers[.contentType] = "text/plain"
+        form.append(headers: headers, body: Data("x".utf8))
+        let text = String(decoding: try await bytes(of: form.makeBody()), as: UTF8.self)
+        #expect(text == "--\(fixedBoundary)\r\nContent-Disposition: form-data; name=\"doc\"\r\nContent-Transfer-Encoding: binary\r\nContent-Type: text/plain\r\n\r\nx\r\n--\(fixedBoundary)--\r\n")
+    }
+
+    /// Names are escaped as browsers escape them, never injected raw.
+    @Test func quotesAndLineBreaksInNamesAreEscaped() async throws {
+        var form = MultipartFormData(boundary: fixedBoundary)
+        form.append(Data("v".utf8), name: "a\"b\r\nX-Injected: 1", fileName: "évil\".txt\n", mimeType: "text/plain")
+        let text = String(decoding: try await bytes(of: form.makeBody()), as: UTF8.self)
+        #expect(text.contains("name=\"a%22b%0D%0AX-Injected: 1\"; filename=\"évil%22.txt%0A\"\r\n"))
+        #expect(!text.contains("\r\nX-Injected"))
+    }
+
+    /// The length is exact for every mix of parts, before a byte is read.
+    @Test func contentLengthMatchesTheBytesForMixedParts() async throws {
+        let path = try temporaryFile(patternData(70_001), name: "mixed.bin")
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        var form = MultipartFormData()
+        form.append("ü", name: "unicode")
+        try form.appendFile(at: path, name: "file")
+        try form.append(Body(patternData(1234)), name: "stream", fileName: "s.bin", mimeType: "application/octet-stream")
+        form.append(Data(), name: "empty")
+        let body = try await bytes(of: form.makeBody())
+        #expect(Int64(body.count) == form.contentLength)
+        #expect(form.partCount == 4)
+    }
+}
