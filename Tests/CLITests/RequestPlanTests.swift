@@ -113,11 +113,6 @@ struct RequestPlanTests {
         #expect(error.message == "item \"n:=[1,\": invalid JSON at offset 3: expected a value")
     }
 
-    @Test func fileItemsWaitForTheMultipartModule() throws {
-        let error = try #require(throws: CLIError.self) { try plan(["http://h/", "avatar@/tmp/a.png"]) }
-        #expect(error.message == "item \"avatar@/tmp/a.png\": file fields (name@path) need multipart support, which arrives with the multipart module")
-    }
-
     // MARK: Headers
 
     @Test func headerItemsReplaceDefaultsByNameAndRepeat() throws {

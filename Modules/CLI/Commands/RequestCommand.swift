@@ -12,14 +12,16 @@ struct RequestCommand: ParsableCommand {
             courier tour --server URL [--tls-server URL --ca FILE]
             """,
         discussion: """
-            METHOD is case-insensitive; without it, GET, or POST when a data item
-            is given. URL needs a scheme (http:// or https://).
+            METHOD is case-insensitive; without it, GET, or POST when a data or
+            file item is given. URL needs a scheme (http:// or https://).
 
             Items:
               Name:Value    request header (a value with CR or LF is refused)
               name==value   query parameter (AFNetworking's query rules)
               name=value    data field: a JSON string, or a form field with -f
               name:=json    raw JSON value (JSON mode only)
+              name@path     file field: the request becomes a multipart form and
+                            the file is streamed from disk
             Names nest with brackets: user[name]=x builds {"user":{"name":"x"}};
             tags[]=a tags[]=b builds an array. A backslash escapes a separator:
             a\\=b=c is the field "a=b".
@@ -42,6 +44,12 @@ struct RequestCommand: ParsableCommand {
 
     @Flag(name: [.customShort("f"), .long], help: "Send data items as a URL-encoded form.")
     var form = false
+
+    @Flag(help: "Send data items as a multipart form (the default with name@path file items).")
+    var multipart = false
+
+    @Option(help: ArgumentHelp("Throttle a multipart upload: at most BYTES per read, then a pause of SECONDS.", valueName: "BYTES:SECONDS"))
+    var throttle: String?
 
     @Flag(name: .shortAndLong, help: "Print the request head and every response head, redirect hops included, to stderr.")
     var verbose = false

@@ -1,5 +1,6 @@
 import CourierCore
 import CourierCurl
+import CourierMultipart
 import Foundation
 import HTTPTypes
 
@@ -25,8 +26,9 @@ struct RequestRunner {
         let authorization = try authorization()
         var plan = try RequestPlan.build(
             line: line,
-            encoding: command.form ? .form : (command.json ? .json : nil),
-            authorization: authorization
+            encoding: command.form ? .form : (command.json ? .json : (command.multipart ? .multipart : nil)),
+            authorization: authorization,
+            throttle: try throttle()
         )
         let downloading = command.download || command.output != nil
         if downloading, plan.request.headerFields[.acceptEncoding] == nil {
@@ -42,14 +44,27 @@ struct RequestRunner {
         }
 
         let metrics = MetricsRecorder()
-        let session = try makeSession(version: options.httpVersion, decompresses: !downloading, metrics: metrics)
+        let uploadBar = plan.form.flatMap { form in
+            form.isEmpty ? nil : ProgressPolicy.reporter(explicit: command.progress, length: .known(form.contentLength), bodyGoesToTerminal: false)
+        }
+        let session = try makeSession(
+            version: options.httpVersion, decompresses: !downloading, metrics: metrics,
+            uploadProgress: uploadBar.map(UploadProgressListener.init)
+        )
         defer { session.invalidate(cancelingTasks: true) }
 
         let status: Int32
         if downloading {
             status = try await DownloadRunner(command: command, session: session, plan: plan, version: options.httpVersion).run()
         } else {
-            let response = try await session.send(plan.request, body: plan.body.map { Body($0) })
+            let response: Response
+            do {
+                response = try await session.send(plan.request, body: plan.uploadBody)
+            } catch {
+                uploadBar?.abandon()
+                throw error
+            }
+            uploadBar?.finish()
             if command.headers {
                 if !command.quiet {
                     let version = await headVersion(of: response, metrics: metrics, preference: options.httpVersion)
@@ -92,7 +107,9 @@ struct RequestRunner {
 
     /// The options that need checking together, as `--curl` prints them.
     private func checkedOptions() throws(CLIError) -> CurlCommand.Options {
-        if command.json && command.form { throw CLIError("--json and --form exclude each other") }
+        if [command.json, command.form, command.multipart].filter({ $0 }).count > 1 {
+            throw CLIError("--json, --form and --multipart exclude each other")
+        }
         if command.auth != nil && command.bearer != nil { throw CLIError("-a/--auth and --bearer exclude each other") }
         if command.resume && !(command.download || command.output != nil) {
             throw CLIError("-c/--continue resumes a file: use it with -d or -o FILE")
@@ -122,6 +139,17 @@ struct RequestRunner {
         return options
     }
 
+    /// `--throttle BYTES:SECONDS`, e.g. `16384:0.2` (AFNetworking's suggestion for 3G).
+    private func throttle() throws(CLIError) -> Throttle? {
+        guard let text = command.throttle else { return nil }
+        let parts = text.split(separator: ":", omittingEmptySubsequences: false)
+        guard parts.count == 2, let bytes = Int(parts[0]), bytes > 0,
+              let seconds = Double(parts[1]), seconds >= 0, seconds.isFinite else {
+            throw CLIError("--throttle takes BYTES:SECONDS with BYTES above 0", hint: "e.g. --throttle 16384:0.2")
+        }
+        return Throttle(packetSize: bytes, delay: Self.duration(seconds))
+    }
+
     private func authorization() throws(CLIError) -> RequestPlan.Authorization? {
         if let auth = command.auth { return try RequestPlan.Authorization.basic(auth) }
         return command.bearer.map { .bearer($0) }
@@ -130,7 +158,8 @@ struct RequestRunner {
     private func makeSession(
         version: CurlTransport.Configuration.HTTPVersion,
         decompresses: Bool,
-        metrics: MetricsRecorder
+        metrics: MetricsRecorder,
+        uploadProgress: UploadProgressListener?
     ) throws -> Session {
         var transport = CurlTransport.Configuration()
         transport.httpVersion = version
@@ -147,6 +176,7 @@ struct RequestRunner {
         )
         configuration.redirectPolicy = RedirectPolicy(maximumRedirects: command.maxRedirects)
         var listener: any EventListener = metrics
+        if let uploadProgress { listener = listener + uploadProgress }
         if command.verbose && !command.quiet {
             listener = VerboseListener(version: version) + listener
         }

@@ -35,7 +35,7 @@ struct DownloadRunner {
             }
         }
 
-        let response = try await session.send(request, body: plan.body.map { Body($0) })
+        let response = try await session.send(request, body: plan.uploadBody)
         let code = response.status.code
         if offset > 0, code == 416, let path {
             return try await alreadyComplete(response, path: path, size: offset)

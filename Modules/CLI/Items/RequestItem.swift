@@ -3,7 +3,7 @@
 /// ```text
 /// Accept:application/json   header          name==value   query parameter
 /// name=value                data field      name:=json    raw JSON value
-/// name@path                 file field (multipart; not available yet)
+/// name@path                 file field (multipart, streamed from disk)
 /// ```
 /// A backslash escapes a separator character (`:`, `=`, `@`), a bracket or a backslash in the
 /// name: `a\=b=c` is the field `a=b` with the value `c`. Everything after the separator is the

@@ -1,4 +1,6 @@
 import CourierCurl
+import CourierMultipart
+import CourierRequestSerialization
 import Foundation
 import HTTPTypes
 
@@ -33,15 +35,17 @@ struct CurlCommand {
     var words: [String] {
         let request = plan.request
         var words = ["curl"]
+        let isForm = plan.form.map { !$0.isEmpty } ?? false
+        let hasBody = plan.body != nil || isForm
         if options.verbose { words.append("-v") }
         if options.headersOnly { words.append("-i") }
         switch request.method {
-        case .get where plan.body == nil:
+        case .get where !hasBody:
             break
-        case .head where plan.body == nil:
+        case .head where !hasBody:
             words.append("-I")
-        case .post where plan.body != nil:
-            break   // --data-raw implies POST
+        case .post where hasBody:
+            break   // --data-raw and -F imply POST
         default:
             words += ["-X", request.method.rawValue]
         }
@@ -51,11 +55,21 @@ struct CurlCommand {
         }
         for field in request.headerFields {
             if field.name == .authorization, case .basic? = plan.authorization { continue }
+            // curl -F writes its own boundary and length.
+            if isForm, field.name == .contentType || field.name == .contentLength { continue }
             // An empty value is written `Name;`, curl's way to send a field with no value.
             words += ["-H", field.value.isEmpty ? "\(field.name.rawName);" : "\(field.name.rawName): \(field.value)"]
         }
         if let body = plan.body {
             words += ["--data-raw", String(decoding: body, as: UTF8.self)]
+        }
+        if isForm {
+            for field in plan.formFields {
+                words += ["--form-string", "\(field.name)=\(field.value ?? "")"]
+            }
+            for file in plan.formFiles {
+                words += ["-F", "\(file.name)=@\"\(file.path)\";type=\(file.mimeType)"]
+            }
         }
         if options.maximumRedirects > 0 {
             words += ["-L", "--max-redirs", String(options.maximumRedirects)]

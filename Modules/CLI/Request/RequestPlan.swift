@@ -1,4 +1,5 @@
 import CourierCore
+import CourierMultipart
 import CourierRequestSerialization
 import Foundation
 import HTTPTypes
@@ -12,6 +13,18 @@ struct RequestPlan {
         case json
         /// `application/x-www-form-urlencoded` (`-f, --form`).
         case form
+        /// `multipart/form-data` (`--multipart`, or any `name@path` item).
+        case multipart
+    }
+
+    /// A file field of a multipart form, as `--curl` writes it.
+    struct FileField: Equatable, Sendable {
+        /// The field name.
+        var name: String
+        /// The file.
+        var path: String
+        /// The part's type, from the file's extension.
+        var mimeType: String
     }
 
     /// Credentials from `-a`/`--bearer`.
@@ -42,10 +55,22 @@ struct RequestPlan {
 
     /// The request head, query applied.
     var request: HTTPRequest
-    /// The body, when there is one (always small: built from items).
+    /// The body, when there is one and it is small (JSON or a URL-encoded form, built from items).
     var body: [UInt8]?
+    /// The multipart form, streamed from its files when sent.
+    var form: MultipartFormData?
+    /// The form's text fields, unescaped, for `--curl`.
+    var formFields: [QueryPair] = []
+    /// The form's file fields, for `--curl`.
+    var formFiles: [FileField] = []
     /// The credentials that made the `Authorization` field, if any.
     var authorization: Authorization?
+
+    /// What is sent: the form's stream, or the small body.
+    var uploadBody: Body? {
+        if let form { return form.isEmpty ? nil : form.makeBody() }
+        return body.map { Body($0) }
+    }
 
     /// The `User-Agent` courier sends unless told otherwise.
     static let userAgent = "courier/\(CourierVersion.string)"
@@ -60,21 +85,36 @@ struct RequestPlan {
     ///   (``CourierRequestSerialization/HTTPRequestSerializer``), after any query the URL has.
     /// - Data items become a JSON object (``CourierRequestSerialization/JSONRequestSerializer``)
     ///   or a form (``CourierRequestSerialization/HTTPRequestSerializer``), for any method.
+    /// - File items (or `--multipart`) make a multipart form (``CourierMultipart/MultipartFormData``):
+    ///   data items first as text fields (named as in a URL-encoded form, unescaped), then the
+    ///   files in the order given, each streamed from disk when sent.
     ///
     /// - Throws: ``CLIError`` for a malformed URL, an invalid header, invalid JSON in a `:=`
-    ///   item, a shape conflict between items, or a file item.
+    ///   item, a shape conflict between items, an unreadable file, or a throttle without a form.
     static func build(
         line: RequestLine,
         encoding: BodyEncoding?,
-        authorization: Authorization?
+        authorization: Authorization?,
+        throttle: Throttle? = nil
     ) throws(CLIError) -> RequestPlan {
         let method = try line.method()
         let url = try line.target()
-        let mode = encoding ?? .json
+        let hasFiles = line.items.contains { $0.kind == .file }
+        if hasFiles, let encoding, encoding != .multipart {
+            throw CLIError(
+                "file items (name@path) are sent as a multipart form: they do not combine with --\(encoding == .json ? "json" : "form")",
+                hint: "drop the option, or escape the @ with a backslash (\\@) if it is part of a name"
+            )
+        }
+        let mode = hasFiles ? .multipart : encoding ?? .json
+        if throttle != nil, mode != .multipart {
+            throw CLIError("--throttle slows multipart uploads: use it with name@path items or --multipart")
+        }
 
         var query = ParameterTree()
         var data = ParameterTree()
         var itemHeaders: [HTTPField] = []
+        var files: [FileField] = []
         for item in line.items {
             switch item.kind {
             case .header:
@@ -89,7 +129,7 @@ struct RequestPlan {
                 try data.insert(.string(item.value), at: ItemName.parse(item.rawName, item: item.argument), item: item.argument)
             case .rawJSON:
                 guard mode == .json else {
-                    throw CLIError("item \"\(item.argument)\": raw JSON (:=) needs JSON mode", hint: "drop --form, or send the value as text with =")
+                    throw CLIError("item \"\(item.argument)\": raw JSON (:=) needs JSON mode", hint: "drop --form/--multipart and file items, or send the value as text with =")
                 }
                 let value: Parameters
                 do {
@@ -99,16 +139,13 @@ struct RequestPlan {
                 }
                 try data.insert(value, at: ItemName.parse(item.rawName, item: item.argument), item: item.argument)
             case .file:
-                throw CLIError(
-                    "item \"\(item.argument)\": file fields (name@path) need multipart support, which arrives with the multipart module",
-                    hint: "escape the @ with a backslash (\\@) if it is part of a name"
-                )
+                files.append(FileField(name: item.name, path: item.value, mimeType: MIMETypes.system.type(forPath: item.value)))
             }
         }
 
         var fields = HTTPFields()
         fields[.userAgent] = userAgent
-        fields[.accept] = (encoding == .json || (encoding == nil && !data.isEmpty)) ? jsonAccept : "*/*"
+        fields[.accept] = (mode == .json && (encoding == .json || !data.isEmpty)) ? jsonAccept : "*/*"
         if let authorization { fields[.authorization] = authorization.headerValue }
         let overridden = Set(itemHeaders.map(\.name))
         fields = HTTPFields(fields.filter { !overridden.contains($0.name) })
@@ -120,6 +157,9 @@ struct RequestPlan {
                 let serializer = HTTPRequestSerializer(methodsEncodingParametersInURI: [method])
                 request = try serializer.serialize(request, parameters: query.parameters(repeatedNamesAs: .set)).request
             }
+            if mode == .multipart {
+                return try multipartPlan(request, data: data, files: files, throttle: throttle, authorization: authorization)
+            }
             var body: [UInt8]?
             if !data.isEmpty {
                 let serialized: SerializedRequest
@@ -127,7 +167,7 @@ struct RequestPlan {
                 case .json:
                     serialized = try JSONRequestSerializer(methodsEncodingParametersInURI: [])
                         .serialize(request, parameters: data.parameters(repeatedNamesAs: .array))
-                case .form:
+                case .form, .multipart:
                     serialized = try HTTPRequestSerializer(methodsEncodingParametersInURI: [])
                         .serialize(request, parameters: data.parameters(repeatedNamesAs: .set))
                 }
@@ -135,9 +175,48 @@ struct RequestPlan {
                 body = serialized.body?.bufferedBytes.map { Array($0) }
             }
             return RequestPlan(request: request, body: body, authorization: authorization)
+        } catch let error as CLIError {
+            throw error
         } catch {
             throw CLIError("cannot build the request: \(error)")
         }
+    }
+
+    /// The plan of a multipart request: text fields from the data items, then the files.
+    private static func multipartPlan(
+        _ request: HTTPRequest,
+        data: ParameterTree,
+        files: [FileField],
+        throttle: Throttle?,
+        authorization: Authorization?
+    ) throws -> RequestPlan {
+        var form = MultipartFormData()
+        form.throttle = throttle
+        var fields: [QueryPair] = []
+        if !data.isEmpty {
+            let parameters = data.parameters(repeatedNamesAs: .set)
+            try form.appendParameters(parameters)
+            fields = try QueryString.pairs(from: parameters)
+        }
+        for file in files {
+            do {
+                try form.appendFile(at: file.path, name: file.name, mimeType: file.mimeType)
+            } catch {
+                throw CLIError("cannot read the file of \(file.name)@\(file.path): \(error)")
+            }
+        }
+        var plan = RequestPlan(request: request, body: nil, authorization: authorization)
+        plan.formFields = fields
+        plan.formFiles = files
+        if !form.isEmpty {
+            do {
+                plan.request = try form.serialize(request).request
+            } catch {
+                throw CLIError("cannot send a form: \(error)", hint: "name the method, e.g. courier POST URL name@file")
+            }
+        }
+        plan.form = form
+        return plan
     }
 }
 

@@ -68,6 +68,7 @@ struct TourRunner {
             .query(server: context.server),
             .json(server: context.server),
             .form(server: context.server),
+            .multipart(server: context.server),
             .download(server: context.server),
             .redirects(server: context.server),
             .suspendResume(server: context.server),
