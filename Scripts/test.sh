@@ -10,6 +10,9 @@ ensure_swift
 # System libraries, test servers and their Python packages.
 Scripts/bootstrap.sh
 
+log "docs: every guide's Swift examples are in a test"
+python3 Scripts/lib/check-doc-examples.py
+
 log "building (debug, tests included)"
 build_without_warnings --build-tests
 
