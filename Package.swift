@@ -18,6 +18,7 @@ let package = Package(
         .library(name: "CourierCurl", targets: ["CourierCurl"]),
         .library(name: "CourierRequestSerialization", targets: ["CourierRequestSerialization"]),
         .library(name: "CourierMultipart", targets: ["CourierMultipart"]),
+        .library(name: "CourierResponseSerialization", targets: ["CourierResponseSerialization"]),
         .library(name: "Courier", targets: ["Courier"]),
         .executable(name: "courier", targets: ["CourierCLI"]),
     ],
@@ -57,6 +58,12 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .target(
+            name: "CourierResponseSerialization",
+            dependencies: ["CourierCore", .product(name: "HTTPTypes", package: "swift-http-types")],
+            path: "Modules/ResponseSerialization",
+            swiftSettings: strictSettings
+        ),
+        .target(
             name: "CourierTesting",
             dependencies: ["CourierCore", .product(name: "HTTPTypes", package: "swift-http-types")],
             path: "Modules/Testing",
@@ -66,6 +73,7 @@ let package = Package(
             name: "Courier",
             dependencies: [
                 "CourierCore", "CourierCurl", "CourierRequestSerialization", "CourierMultipart",
+                "CourierResponseSerialization",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
             path: "Modules/Courier",
@@ -100,6 +108,15 @@ let package = Package(
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
             path: "Tests/MultipartTests",
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "CourierResponseSerializationTests",
+            dependencies: [
+                "CourierResponseSerialization", "CourierCore", "CourierTesting",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ],
+            path: "Tests/ResponseSerializationTests",
             swiftSettings: strictSettings
         ),
         .testTarget(

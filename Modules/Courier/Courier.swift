@@ -4,4 +4,5 @@
 @_exported import CourierCurl
 @_exported import CourierMultipart
 @_exported import CourierRequestSerialization
+@_exported import CourierResponseSerialization
 @_exported import HTTPTypes
