@@ -1,0 +1,27 @@
+import HTTPTypes
+
+/// When an empty body is a complete answer rather than a missing one: responses to `HEAD`, and
+/// `204 No Content` and `205 Reset Content` by default (Alamofire's rule; AFNetworking let every
+/// serializer return `nil` for an empty body).
+///
+/// ```swift
+/// var policy = EmptyResponsePolicy()
+/// policy.statusCodes.insert(202)   // this API answers 202 with nothing
+/// ```
+public struct EmptyResponsePolicy: Sendable, Hashable {
+    /// Methods whose responses carry no body.
+    public var methods: Set<HTTPRequest.Method>
+    /// Status codes whose responses may carry no body.
+    public var statusCodes: Set<Int>
+
+    /// The policy; `HEAD`, 204 and 205 by default.
+    public init(methods: Set<HTTPRequest.Method> = [.head], statusCodes: Set<Int> = [204, 205]) {
+        self.methods = methods
+        self.statusCodes = statusCodes
+    }
+
+    /// True when an empty body is expected for this exchange.
+    public func allowsEmptyBody(method: HTTPRequest.Method, status: Int) -> Bool {
+        methods.contains(method) || statusCodes.contains(status)
+    }
+}
