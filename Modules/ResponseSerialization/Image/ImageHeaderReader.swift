@@ -1,0 +1,138 @@
+import FoundationEssentials
+
+/// Reads an image's format and size from its first bytes. Every read is bounds-checked: a short
+/// or hostile header yields `nil`, never a trap.
+struct ImageHeaderReader {
+    private let bytes: [UInt8]
+
+    init(_ data: Data) {
+        // The headers that matter fit in the first 64 KiB (a JPEG's SOF comes after its Exif block).
+        bytes = Array(data.prefix(64 * 1024))
+    }
+
+    /// The format and size, or `nil` when the bytes are no image Courier knows.
+    func read() -> (format: ImageInfo.Format, width: Int, height: Int)? {
+        if starts([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return png() }
+        if starts([0xFF, 0xD8]) { return jpeg() }
+        if starts(Array("GIF87a".utf8)) || starts(Array("GIF89a".utf8)) { return gif() }
+        if starts(Array("BM".utf8)) { return bmp() }
+        if starts([0x49, 0x49, 0x2A, 0x00]) { return tiff(littleEndian: true) }
+        if starts([0x4D, 0x4D, 0x00, 0x2A]) { return tiff(littleEndian: false) }
+        if starts([0x00, 0x00, 0x01, 0x00]) { return ico() }
+        if starts(Array("RIFF".utf8)), match(Array("WEBP".utf8), at: 8) { return webp() }
+        return nil
+    }
+
+    private func png() -> (ImageInfo.Format, Int, Int)? {
+        guard match(Array("IHDR".utf8), at: 12), let width = u32(16, littleEndian: false), let height = u32(20, littleEndian: false) else { return nil }
+        return (.png, Int(width), Int(height))
+    }
+
+    private func gif() -> (ImageInfo.Format, Int, Int)? {
+        guard let width = u16(6, littleEndian: true), let height = u16(8, littleEndian: true) else { return nil }
+        return (.gif, Int(width), Int(height))
+    }
+
+    private func bmp() -> (ImageInfo.Format, Int, Int)? {
+        guard let headerSize = u32(14, littleEndian: true) else { return nil }
+        if headerSize == 12 {
+            guard let width = u16(18, littleEndian: true), let height = u16(20, littleEndian: true) else { return nil }
+            return (.bmp, Int(width), Int(height))
+        }
+        guard let width = u32(18, littleEndian: true), let height = u32(22, littleEndian: true) else { return nil }
+        // A negative height marks a top-down bitmap.
+        return (.bmp, Int(Int32(bitPattern: width).magnitude), Int(Int32(bitPattern: height).magnitude))
+    }
+
+    private func jpeg() -> (ImageInfo.Format, Int, Int)? {
+        var offset = 2
+        while offset + 1 < bytes.count {
+            guard bytes[offset] == 0xFF else { return nil }
+            let marker = bytes[offset + 1]
+            if marker == 0xFF { offset += 1; continue }                    // fill byte
+            if marker == 0x01 || (0xD0...0xD9).contains(marker) { offset += 2; continue }   // no length
+            guard let length = u16(offset + 2, littleEndian: false), length >= 2 else { return nil }
+            let isStartOfFrame = (0xC0...0xCF).contains(marker) && marker != 0xC4 && marker != 0xC8 && marker != 0xCC
+            if isStartOfFrame {
+                guard let height = u16(offset + 5, littleEndian: false), let width = u16(offset + 7, littleEndian: false) else { return nil }
+                return (.jpeg, Int(width), Int(height))
+            }
+            offset += 2 + Int(length)
+        }
+        return nil
+    }
+
+    private func tiff(littleEndian: Bool) -> (ImageInfo.Format, Int, Int)? {
+        guard let ifd = u32(4, littleEndian: littleEndian), let count = u16(Int(ifd), littleEndian: littleEndian) else { return nil }
+        var width: Int?, height: Int?
+        for entry in 0..<Int(count) {
+            let at = Int(ifd) + 2 + entry * 12
+            guard let tag = u16(at, littleEndian: littleEndian), let type = u16(at + 2, littleEndian: littleEndian) else { return nil }
+            guard tag == 256 || tag == 257 else { continue }
+            let value: Int?
+            switch type {
+            case 3: value = u16(at + 8, littleEndian: littleEndian).map(Int.init)
+            case 4: value = u32(at + 8, littleEndian: littleEndian).map(Int.init)
+            default: value = nil
+            }
+            if tag == 256 { width = value } else { height = value }
+        }
+        guard let width, let height else { return nil }
+        return (.tiff, width, height)
+    }
+
+    private func ico() -> (ImageInfo.Format, Int, Int)? {
+        guard let count = u16(4, littleEndian: true), count > 0 else { return nil }
+        var best: (Int, Int)?
+        for entry in 0..<Int(count) {
+            let at = 6 + entry * 16
+            guard at + 1 < bytes.count else { break }
+            let width = bytes[at] == 0 ? 256 : Int(bytes[at])
+            let height = bytes[at + 1] == 0 ? 256 : Int(bytes[at + 1])
+            if best.map({ width * height > $0.0 * $0.1 }) ?? true { best = (width, height) }
+        }
+        guard let best else { return nil }
+        return (.ico, best.0, best.1)
+    }
+
+    private func webp() -> (ImageInfo.Format, Int, Int)? {
+        if match(Array("VP8 ".utf8), at: 12) {
+            guard match([0x9D, 0x01, 0x2A], at: 23), let width = u16(26, littleEndian: true), let height = u16(28, littleEndian: true) else { return nil }
+            return (.webp, Int(width & 0x3FFF), Int(height & 0x3FFF))
+        }
+        if match(Array("VP8L".utf8), at: 12) {
+            guard bytes.count > 24, bytes[20] == 0x2F, let bits = u32(21, littleEndian: true) else { return nil }
+            return (.webp, Int(bits & 0x3FFF) + 1, Int((bits >> 14) & 0x3FFF) + 1)
+        }
+        if match(Array("VP8X".utf8), at: 12) {
+            guard let width = u24(24), let height = u24(27) else { return nil }
+            return (.webp, width + 1, height + 1)
+        }
+        return nil
+    }
+
+    // MARK: Bytes
+
+    private func starts(_ prefix: [UInt8]) -> Bool { match(prefix, at: 0) }
+
+    private func match(_ expected: [UInt8], at offset: Int) -> Bool {
+        offset >= 0 && offset + expected.count <= bytes.count && bytes[offset..<offset + expected.count].elementsEqual(expected)
+    }
+
+    private func u16(_ offset: Int, littleEndian: Bool) -> UInt16? {
+        guard offset >= 0, offset + 2 <= bytes.count else { return nil }
+        let a = UInt16(bytes[offset]), b = UInt16(bytes[offset + 1])
+        return littleEndian ? b << 8 | a : a << 8 | b
+    }
+
+    private func u24(_ offset: Int) -> Int? {
+        guard offset >= 0, offset + 3 <= bytes.count else { return nil }
+        return Int(bytes[offset]) | Int(bytes[offset + 1]) << 8 | Int(bytes[offset + 2]) << 16
+    }
+
+    private func u32(_ offset: Int, littleEndian: Bool) -> UInt32? {
+        guard offset >= 0, offset + 4 <= bytes.count else { return nil }
+        let b = bytes[offset..<offset + 4].map(UInt32.init)
+        return littleEndian ? b[3] << 24 | b[2] << 16 | b[1] << 8 | b[0] : b[0] << 24 | b[1] << 16 | b[2] << 8 | b[3]
+    }
+}

@@ -1,0 +1,187 @@
+import CourierCore
+import CourierResponseSerialization
+import FoundationEssentials
+import HTTPTypes
+import Testing
+
+@Suite struct StringAndDataSerializerTests {
+    /// Item 53: the plain serializer takes any type and returns the bytes.
+    @Test func dataSerializerReturnsTheBody() throws {
+        #expect(try DataResponseSerializer().serialize(response(contentType: "x/y", body: "raw")) == Data("raw".utf8))
+        let error = #expect(throws: ResponseValidationError.self) { try DataResponseSerializer().serialize(response(404, body: "gone")) }
+        #expect(error?.serializedValue as? Data == Data("gone".utf8))
+    }
+
+    @Test func stringUsesTheCharsetOrUTF8() throws {
+        let serializer = StringResponseSerializer()
+        #expect(try serializer.serialize(response(contentType: "text/plain", body: "héllo")) == "héllo")
+        #expect(try serializer.serialize(response(contentType: "text/plain; charset=ISO-8859-1", data: Data([0x68, 0xE9]))) == "hé")
+        #expect(try serializer.serialize(response(contentType: "text/plain; charset=windows-1252", data: Data([0x80]))) == "€")
+        #expect(try StringResponseSerializer(forcedEncoding: .isoLatin1).serialize(response(contentType: "text/plain", data: Data([0xFC]))) == "ü")
+        #expect(try serializer.serialize(response(contentType: "text/plain")) == "")
+    }
+
+    @Test func badBytesAndUnknownCharsetsAreTypedErrors() {
+        let invalid = #expect(throws: ResponseSerializationError.self) {
+            try StringResponseSerializer().serialize(response(contentType: "text/plain", data: Data([0x61, 0x62, 0xFF])))
+        }
+        #expect(invalid?.reason == .invalidEncoding)
+        #expect(invalid?.offset == 2)
+        let ascii = #expect(throws: ResponseSerializationError.self) {
+            try StringResponseSerializer().serialize(response(contentType: "text/plain; charset=us-ascii", data: Data([0x61, 0xC3, 0xA9])))
+        }
+        #expect(ascii?.offset == 1)
+        let unknown = #expect(throws: ResponseSerializationError.self) {
+            try StringResponseSerializer().serialize(response(contentType: "text/plain; charset=ebcdic", body: "x"))
+        }
+        #expect(unknown?.reason == .unsupportedEncoding)
+    }
+
+    @Test func utf16WithAndWithoutAByteOrderMark() throws {
+        #expect(try TextEncoding.utf16.decode(Data([0xFF, 0xFE, 0x41, 0x00])) == "A")
+        #expect(try TextEncoding.utf16.decode(Data([0x00, 0x41])) == "A")
+        #expect(try TextEncoding.utf16LittleEndian.decode(Data([0x3D, 0xD8, 0x00, 0xDE])) == "😀")
+        #expect(throws: ResponseSerializationError.self) { try TextEncoding.utf16BigEndian.decode(Data([0xD8, 0x00])) }
+        #expect(throws: ResponseSerializationError.self) { try TextEncoding.utf16.decode(Data([0x00])) }
+    }
+}
+
+@Suite struct DecodableSerializerTests {
+    struct Slide: Decodable, Sendable, Equatable { var title: String; var items: [String]? }
+
+    @Test func decodesJSON() throws {
+        let slide = try DecodableResponseSerializer<Slide>().serialize(response(contentType: "application/json", body: #"{"title":"Hi"}"#))
+        #expect(slide == Slide(title: "Hi", items: nil))
+    }
+
+    @Test func decodingFailureNamesThePath() {
+        let error = #expect(throws: ResponseSerializationError.self) {
+            try DecodableResponseSerializer<Slide>().serialize(response(contentType: "application/json", body: #"{"title":"x","items":[1]}"#))
+        }
+        #expect(error?.reason == .decodingFailed)
+        #expect(error?.detail.contains(".items[0]") == true)
+    }
+
+    @Test func emptyBodiesOnlyWhereExpected() throws {
+        #expect(try DecodableResponseSerializer<Empty>().serialize(response(204)) == Empty.value)
+        #expect(try DecodableResponseSerializer<Empty>().serialize(response(200, method: .head)) == Empty.value)
+        #expect(try DecodableResponseSerializer<Slide?>().serialize(response(205)) == nil)
+        let notExpected = #expect(throws: ResponseSerializationError.self) {
+            try DecodableResponseSerializer<Empty>().serialize(response(200, contentType: "application/json"))
+        }
+        #expect(notExpected?.reason == .emptyBody)
+        let noEmptyValue = #expect(throws: ResponseSerializationError.self) { try DecodableResponseSerializer<Slide>().serialize(response(204)) }
+        #expect(noEmptyValue?.detail.contains("EmptyResponse") == true)
+    }
+
+    @Test func propertyListDecoderWorksToo() throws {
+        let plist = #"<?xml version="1.0" encoding="UTF-8"?><plist version="1.0"><dict><key>title</key><string>P</string></dict></plist>"#
+        let serializer = DecodableResponseSerializer<Slide>(decoder: PropertyListDecoder(), validator: ResponseValidator(acceptableContentTypes: ["application/x-plist"]))
+        #expect(try serializer.serialize(response(contentType: "application/x-plist", body: plist)).title == "P")
+    }
+}
+
+@Suite struct PropertyListSerializerTests {
+    /// Item 64.
+    @Test func parsesXMLPlistsAndRefusesOtherBytes() throws {
+        let serializer = PropertyListResponseSerializer()
+        #expect(serializer.validator.acceptableContentTypes == ["application/x-plist"])
+        let plist = #"<?xml version="1.0" encoding="UTF-8"?><!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd"><plist version="1.0"><dict><key>foo</key><string>bar</string><key>n</key><integer>3</integer><key>list</key><array><true/><real>1.5</real></array></dict></plist>"#
+        let value = try serializer.serialize(response(contentType: "application/x-plist", body: plist))
+        #expect(value == .dictionary(["foo": .string("bar"), "n": .int(3), "list": .array([.bool(true), .double(1.5)])]))
+        let error = #expect(throws: ResponseSerializationError.self) {
+            try serializer.serialize(response(contentType: "application/x-plist", body: #"{"foo":"bar"}"#))
+        }
+        #expect(error?.reason == .invalidPropertyList)
+        #expect(try serializer.serialize(response(204, contentType: "application/x-plist")) == nil)
+        #expect(try serializer.serialize(response(204)) == nil)
+    }
+}
+
+@Suite struct ImageSerializerTests {
+    private func png(width: UInt32, height: UInt32) -> Data {
+        var data = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13])
+        data.append(contentsOf: Array("IHDR".utf8))
+        for value in [width, height] { data.append(contentsOf: [UInt8(value >> 24), UInt8(value >> 16 & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF)]) }
+        data.append(contentsOf: [8, 6, 0, 0, 0])
+        return data
+    }
+
+    private let samples: [(ImageInfo.Format, Data, Int, Int)] = [
+        (.gif, Data(Array("GIF89a".utf8) + [0x40, 0x01, 0xF0, 0x00]), 320, 240),
+        (.jpeg, Data([0xFF, 0xD8, 0xFF, 0xE0, 0x00, 0x04, 0x4A, 0x46, 0xFF, 0xC0, 0x00, 0x11, 0x08, 0x01, 0x2C, 0x01, 0x90]), 400, 300),
+        (.bmp, Data(Array("BM".utf8) + Array(repeating: 0, count: 12) + [40, 0, 0, 0, 0x10, 0, 0, 0, 0xF8, 0xFF, 0xFF, 0xFF]), 16, 8),
+        (.tiff, Data([0x49, 0x49, 0x2A, 0x00, 8, 0, 0, 0, 2, 0, 0x00, 0x01, 3, 0, 1, 0, 0, 0, 0x20, 0x00, 0, 0, 0x01, 0x01, 4, 0, 1, 0, 0, 0, 0x10, 0, 0, 0]), 32, 16),
+        (.tiff, Data([0x4D, 0x4D, 0x00, 0x2A, 0, 0, 0, 8, 0, 2, 0x01, 0x00, 0, 3, 0, 0, 0, 1, 0x00, 0x20, 0, 0, 0x01, 0x01, 0, 3, 0, 0, 0, 1, 0x00, 0x10, 0, 0]), 32, 16),
+        (.ico, Data([0, 0, 1, 0, 2, 0, 16, 16, 0, 0, 1, 0, 32, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 32, 0]), 256, 256),
+    ]
+
+    @Test func readsFormatAndSizeFromTheHeader() throws {
+        let serializer = ImageResponseSerializer()
+        let info = try serializer.serialize(response(contentType: "image/png", data: png(width: 100, height: 50)))
+        #expect(info.format == .png && info.width == 100 && info.height == 50)
+        for (format, data, width, height) in samples {
+            let info = try serializer.serialize(response(contentType: "image/png", data: data))
+            #expect(info.format == format && info.width == width && info.height == height, "\(format)")
+        }
+    }
+
+    /// Item 65: AFNetworking's types exactly; WebP and SVG refused unless WebP is turned on.
+    @Test func acceptableTypesAndWebP() throws {
+        let serializer = ImageResponseSerializer()
+        #expect(serializer.validator.acceptableContentTypes == ["image/tiff", "image/jpeg", "image/gif", "image/png", "image/ico", "image/x-icon", "image/bmp", "image/x-bmp", "image/x-xbitmap", "image/x-win-bitmap"])
+        let webp = Data(Array("RIFF".utf8) + [0, 0, 0, 0] + Array("WEBPVP8X".utf8) + [10, 0, 0, 0, 0, 0, 0, 0, 0x3F, 0x01, 0x00, 0xC7, 0x00, 0x00])
+        #expect(throws: ResponseValidationError.self) { try serializer.serialize(response(contentType: "image/webp", data: webp)) }
+        #expect(throws: ResponseValidationError.self) { try serializer.serialize(response(contentType: "image/svg+xml", body: "<svg/>")) }
+        let mislabelled = #expect(throws: ResponseSerializationError.self) { try serializer.serialize(response(contentType: "image/png", data: webp)) }
+        #expect(mislabelled?.detail.contains("allowsWebP") == true)
+        var withWebP = serializer
+        withWebP.allowsWebP = true
+        let info = try withWebP.serialize(response(contentType: "image/webp", data: webp))
+        #expect(info.format == .webp && info.width == 320 && info.height == 200)
+    }
+
+    @Test func truncatedOrForeignBytesAreTypedErrors() {
+        let serializer = ImageResponseSerializer()
+        for data in [Data([0x89, 0x50, 0x4E, 0x47]), Data([0xFF, 0xD8, 0xFF]), Data("not an image".utf8), Data([0x49, 0x49, 0x2A, 0x00, 0xFF, 0xFF, 0xFF, 0x7F])] {
+            let error = #expect(throws: ResponseSerializationError.self) { try serializer.serialize(response(contentType: "image/png", data: data)) }
+            #expect(error?.reason == .unrecognizedImage)
+        }
+    }
+}
+
+@Suite struct CompoundSerializerTests {
+    /// Item 66.
+    @Test func firstSerializerWithAValueWins() throws {
+        let compound = CompoundResponseSerializer([ImageResponseSerializer(), JSONResponseSerializer()])
+        let value = try compound.serialize(response(contentType: "application/json", body: #"{"key":"value"}"#))
+        #expect(value as? JSONValue? == .some(.object(["key": "value"])))
+    }
+
+    /// Item 67: nothing fits, so the raw body comes back.
+    @Test func fallsBackToTheRawBody() throws {
+        let compound = CompoundResponseSerializer([ImageResponseSerializer(), JSONResponseSerializer()])
+        #expect(try compound.serialize(response(contentType: "text/plain", body: "plain")) as? Data == Data("plain".utf8))
+        let strict = CompoundResponseSerializer([JSONResponseSerializer()], validator: ResponseValidator(acceptableContentTypes: ["application/json"]))
+        #expect(throws: ResponseValidationError.self) { try strict.serialize(response(contentType: "text/plain", body: "plain")) }
+    }
+
+    @Test func statusOnlyFailureWithAValueWins() {
+        let compound = CompoundResponseSerializer([JSONResponseSerializer(), DataResponseSerializer()])
+        let error = #expect(throws: ResponseValidationError.self) { try compound.serialize(response(422, contentType: "application/json", body: #"{"e":1}"#)) }
+        #expect((error?.serializedValue as? JSONValue?) == .some(.object(["e": 1])))
+    }
+
+    /// Item 68: serializers are values: a copy is independent.
+    @Test func copiesAreIndependent() {
+        var original = JSONResponseSerializer()
+        original.validator.acceptableStatusCodes = [100]
+        original.validator.acceptableContentTypes = ["test/type"]
+        var copy = original
+        #expect(copy.validator == original.validator)
+        copy.validator.acceptableStatusCodes.insert(200)
+        copy.removesKeysWithNullValues = true
+        #expect(original.validator.acceptableStatusCodes == [100])
+        #expect(!original.removesKeysWithNullValues)
+    }
+}
