@@ -79,3 +79,14 @@ import Testing
             .validate(response(contentType: "application/json; charset=utf-8", body: "{}")).isValid)
     }
 }
+
+@Suite struct RepeatedContentTypeTests {
+    @Test func theLastContentTypeCounts() {
+        var fields = HTTPFields()
+        fields.append(HTTPField(name: .contentType, value: "application/json"))
+        fields.append(HTTPField(name: .contentType, value: "text/json; charset=utf-8"))
+        let head = HTTPResponse(status: .ok, headerFields: fields)
+        #expect(head.mimeType == "text/json")
+        #expect(head.charset == "utf-8")
+    }
+}

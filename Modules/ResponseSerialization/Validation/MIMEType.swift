@@ -3,16 +3,17 @@ import HTTPTypes
 extension HTTPResponse {
     /// The MIME type of `Content-Type` without its parameters, lower-cased:
     /// `Application/JSON; charset=utf-8` → `application/json`; `nil` without the header
-    /// (what `NSURLResponse.MIMEType` gives AFNetworking).
+    /// (what `NSURLResponse.MIMEType` gives AFNetworking). When a server sends the field more
+    /// than once, the last one counts, as browsers read it (Fetch's "extract a MIME type").
     public var mimeType: String? {
-        guard let value = headerFields[.contentType] else { return nil }
+        guard let value = headerFields[values: .contentType].last else { return nil }
         let type = value.prefix { $0 != ";" }.trimmingASCIISpaces()
         return type.isEmpty ? nil : type.lowercased()
     }
 
     /// The `charset` parameter of `Content-Type`, lower-cased and unquoted, when there is one.
     public var charset: String? {
-        guard let value = headerFields[.contentType] else { return nil }
+        guard let value = headerFields[values: .contentType].last else { return nil }
         for parameter in value.split(separator: ";").dropFirst() {
             let pair = parameter.split(separator: "=", maxSplits: 1)
             guard pair.count == 2, pair[0].trimmingASCIISpaces().lowercased() == "charset" else { continue }
