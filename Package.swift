@@ -82,7 +82,8 @@ let package = Package(
         .executableTarget(
             name: "CourierCLI",
             dependencies: [
-                "CourierCore", "CourierCurl", "CourierRequestSerialization", "CourierMultipart", "Courier",
+                "CourierCore", "CourierCurl", "CourierRequestSerialization", "CourierMultipart",
+                "CourierResponseSerialization", "Courier",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],

@@ -69,6 +69,8 @@ struct TourRunner {
             .json(server: context.server),
             .form(server: context.server),
             .multipart(server: context.server),
+            .jsonNulls(server: context.server),
+            .image(server: context.server),
             .download(server: context.server),
             .redirects(server: context.server),
             .suspendResume(server: context.server),
