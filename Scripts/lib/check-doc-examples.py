@@ -15,6 +15,7 @@ from pathlib import Path
 GUIDES = {
     "docs/multipart.md": "Tests/MultipartTests/DocExamplesTests.swift",
     "docs/parameters.md": "Tests/RequestSerializationTests/DocExamplesTests.swift",
+    "docs/response-serialization.md": "Tests/ResponseSerializationTests/DocExamplesTests.swift",
 }
 
 
