@@ -185,3 +185,18 @@ import Testing
         #expect(!original.removesKeysWithNullValues)
     }
 }
+
+/// Item 69, adapted: the settings of serializers are Codable values that survive a round trip.
+@Suite struct PersistenceTests {
+    @Test func settingsRoundTripThroughCodable() throws {
+        let validator = ResponseValidator(acceptableStatusCodes: [100, 200], acceptableContentTypes: ["test/type"])
+        let policy = EmptyResponsePolicy(methods: [.head, .options], statusCodes: [204, 304])
+        let encoding = TextEncoding.windows1252
+        let decodedValidator = try JSONDecoder().decode(ResponseValidator.self, from: JSONEncoder().encode(validator))
+        let decodedPolicy = try JSONDecoder().decode(EmptyResponsePolicy.self, from: JSONEncoder().encode(policy))
+        let decodedEncoding = try JSONDecoder().decode(TextEncoding.self, from: JSONEncoder().encode(encoding))
+        #expect(decodedValidator == validator)
+        #expect(decodedPolicy == policy)
+        #expect(decodedEncoding == encoding)
+    }
+}

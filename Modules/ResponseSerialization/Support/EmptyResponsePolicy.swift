@@ -25,3 +25,28 @@ public struct EmptyResponsePolicy: Sendable, Hashable {
         methods.contains(method) || statusCodes.contains(status)
     }
 }
+
+extension EmptyResponsePolicy: Codable {
+    private enum CodingKeys: String, CodingKey { case methods, statusCodes }
+
+    /// Reads a policy stored by ``encode(to:)``: method names and status codes.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let names = try container.decode([String].self, forKey: .methods)
+        var methods = Set<HTTPRequest.Method>()
+        for name in names {
+            guard let method = HTTPRequest.Method(name) else {
+                throw DecodingError.dataCorruptedError(forKey: .methods, in: container, debugDescription: "\"\(name)\" is not an HTTP method")
+            }
+            methods.insert(method)
+        }
+        self.init(methods: methods, statusCodes: try container.decode(Set<Int>.self, forKey: .statusCodes))
+    }
+
+    /// Stores the policy as method names and status codes, sorted so equal policies give equal bytes.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(methods.map(\.rawValue).sorted(), forKey: .methods)
+        try container.encode(statusCodes.sorted(), forKey: .statusCodes)
+    }
+}

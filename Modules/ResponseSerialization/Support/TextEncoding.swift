@@ -7,7 +7,7 @@ import FoundationEssentials
 /// TextEncoding(charset: "ISO-8859-1")        // .isoLatin1
 /// try TextEncoding.utf8.decode(data)         // throws at the first invalid byte
 /// ```
-public enum TextEncoding: Sendable, Hashable {
+public enum TextEncoding: String, Sendable, Hashable, Codable {
     /// UTF-8 (a leading byte order mark is dropped).
     case utf8
     /// UTF-16 with a byte order mark, big-endian without one (RFC 2781).

@@ -19,7 +19,7 @@ import HTTPTypes
 ///   non-empty body is ``ResponseValidationError/Reason/unacceptableContentType``; a mismatch
 ///   with an empty body is invalid *without* an error (the serializer returns no value);
 /// - when both fail, the status error carries the content-type error as its underlying error.
-public struct ResponseValidator: Sendable, Hashable {
+public struct ResponseValidator: Sendable, Hashable, Codable {
     /// Acceptable status codes; 200–299 by default.
     public var acceptableStatusCodes: Set<Int>
     /// Acceptable MIME types (lower case, no parameters); `nil` accepts any.
