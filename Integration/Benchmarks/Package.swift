@@ -28,6 +28,14 @@ let package = Package(
             ],
             path: "Sources/courier-bench"
         ),
+        .executableTarget(
+            name: "json-bench",
+            dependencies: [
+                .product(name: "CourierCore", package: "Courier"),
+                .product(name: "CourierResponseSerialization", package: "Courier"),
+            ],
+            path: "Sources/json-bench"
+        ),
         .executableTarget(name: "urlsession-bench", dependencies: ["BenchSupport"], path: "Sources/urlsession-bench"),
         .executableTarget(
             name: "ahc-bench",
