@@ -16,7 +16,8 @@ import HTTPTypes
 /// - Any other method always gets a body, even with `nil` parameters (then an empty one, so a
 ///   transport sends `Content-Length: 0`), and `Content-Type: application/x-www-form-urlencoded`
 ///   unless the request already has a `Content-Type`.
-/// - The query string follows ``QueryString``'s rules, or ``queryStringBuilder`` when set.
+/// - The query string follows ``QueryString``'s rules with ``queryOptions``, or
+///   ``queryStringBuilder`` when set.
 ///   Text is always UTF-8 (AFNetworking's default `stringEncoding`).
 /// - ``defaultHeaderFields`` are added to every request that lacks a field of the same name, so a
 ///   session's or a call's own header fields win.
@@ -36,15 +37,21 @@ public struct HTTPRequestSerializer: RequestSerializer {
     /// reaches the caller unchanged.
     public var queryStringBuilder: QueryStringBuilder?
 
+    /// How the default rules write arrays, booleans and spaces; AFNetworking's (`key[]`, `1`/`0`,
+    /// `%20`) by default. Ignored while ``queryStringBuilder`` is set.
+    public var queryOptions: QueryString.Options
+
     /// A serializer; the defaults are AFNetworking's.
     public init(
         methodsEncodingParametersInURI: Set<HTTPRequest.Method> = [.get, .head, .delete],
         defaultHeaderFields: HTTPFields = [:],
-        queryStringBuilder: QueryStringBuilder? = nil
+        queryStringBuilder: QueryStringBuilder? = nil,
+        queryOptions: QueryString.Options = .default
     ) {
         self.methodsEncodingParametersInURI = methodsEncodingParametersInURI
         self.defaultHeaderFields = defaultHeaderFields
         self.queryStringBuilder = queryStringBuilder
+        self.queryOptions = queryOptions
     }
 
     /// True when `method`'s parameters go into the URL query (compared without regard to case).
@@ -53,14 +60,14 @@ public struct HTTPRequestSerializer: RequestSerializer {
     }
 
     /// The query string for `parameters`: ``queryStringBuilder``'s when set, otherwise
-    /// ``QueryString/encode(_:)``'s.
+    /// ``QueryString/encode(_:options:)``'s with ``queryOptions``.
     ///
     /// - Throws: the builder's error unchanged, or a ``RequestSerializationError``.
     public func queryString(for parameters: Parameters) throws -> String {
         if let queryStringBuilder {
             return try queryStringBuilder(parameters)
         }
-        return try QueryString.encode(parameters)
+        return try QueryString.encode(parameters, options: queryOptions)
     }
 
     /// `request` with ``defaultHeaderFields`` added and `parameters` in its query or its form body.

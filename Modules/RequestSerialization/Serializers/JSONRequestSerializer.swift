@@ -35,15 +35,21 @@ public struct JSONRequestSerializer: RequestSerializer {
     /// JSON body.
     public var queryStringBuilder: QueryStringBuilder?
 
+    /// How the default rules write arrays, booleans and spaces; AFNetworking's (`key[]`, `1`/`0`,
+    /// `%20`) by default. Ignored while ``queryStringBuilder`` is set.
+    public var queryOptions: QueryString.Options
+
     /// A serializer; the defaults are AFNetworking's.
     public init(
         methodsEncodingParametersInURI: Set<HTTPRequest.Method> = [.get, .head, .delete],
         defaultHeaderFields: HTTPFields = [:],
-        queryStringBuilder: QueryStringBuilder? = nil
+        queryStringBuilder: QueryStringBuilder? = nil,
+        queryOptions: QueryString.Options = .default
     ) {
         self.methodsEncodingParametersInURI = methodsEncodingParametersInURI
         self.defaultHeaderFields = defaultHeaderFields
         self.queryStringBuilder = queryStringBuilder
+        self.queryOptions = queryOptions
     }
 
     /// The URL-encoding serializer with the same settings, which handles the URI methods.
@@ -51,7 +57,8 @@ public struct JSONRequestSerializer: RequestSerializer {
         HTTPRequestSerializer(
             methodsEncodingParametersInURI: methodsEncodingParametersInURI,
             defaultHeaderFields: defaultHeaderFields,
-            queryStringBuilder: queryStringBuilder
+            queryStringBuilder: queryStringBuilder,
+            queryOptions: queryOptions
         )
     }
 
