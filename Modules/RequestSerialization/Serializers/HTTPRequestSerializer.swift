@@ -19,18 +19,21 @@ import HTTPTypes
 /// - The query string follows ``QueryString``'s rules with ``queryOptions``, or
 ///   ``queryStringBuilder`` when set.
 ///   Text is always UTF-8 (AFNetworking's default `stringEncoding`).
-/// - ``defaultHeaderFields`` are added to every request that lacks a field of the same name, so a
-///   session's or a call's own header fields win.
-public struct HTTPRequestSerializer: RequestSerializer {
+/// - ``defaultHeaderFields`` (AFNetworking's `Accept-Language` and `User-Agent` unless you pass
+///   others) are added to every request that lacks a field of the same name, so a session's or
+///   a call's own header fields win.
+public struct HTTPRequestSerializer: DefaultHeaderFieldsSerializer {
     /// Methods whose parameters go into the URL query instead of a body; `GET`, `HEAD` and
     /// `DELETE` by default. Compared without regard to ASCII case.
     public var methodsEncodingParametersInURI: Set<HTTPRequest.Method>
 
-    /// Header fields added to every request that lacks a field of the same name; empty by default.
+    /// Header fields added to every request that lacks a field of the same name.
     ///
-    /// This is where AFNetworking's default `Accept-Language` and `User-Agent` belong: set them
-    /// here (e.g. `serializer.defaultHeaderFields[.userAgent] = "MyApp/1.0 (Linux)"`) and they
-    /// apply to every request that does not carry its own.
+    /// By default AFNetworking's `Accept-Language` and `User-Agent`, built from the process
+    /// (``CourierCore/HTTPFields/courierDefaults(version:)``); pass `[:]` to the initializer for
+    /// none. Change them with ``DefaultHeaderFieldsSerializer/setValue(_:forHeader:)`` and the
+    /// authorization helpers, or directly:
+    /// `serializer.defaultHeaderFields[.userAgent] = "MyApp/1.0 (Linux)"`.
     public var defaultHeaderFields: HTTPFields
 
     /// Replaces the default query-string rules when set; its error aborts serialization and
@@ -44,7 +47,7 @@ public struct HTTPRequestSerializer: RequestSerializer {
     /// A serializer; the defaults are AFNetworking's.
     public init(
         methodsEncodingParametersInURI: Set<HTTPRequest.Method> = [.get, .head, .delete],
-        defaultHeaderFields: HTTPFields = [:],
+        defaultHeaderFields: HTTPFields = .courierDefaults(),
         queryStringBuilder: QueryStringBuilder? = nil,
         queryOptions: QueryString.Options = .default
     ) {
