@@ -32,7 +32,7 @@ struct QueryWriter {
     mutating func writeTopLevel(_ values: [String: Parameters]) {
         for (key, value) in values.sorted(by: { $0.key < $1.key }) {
             name.removeAll(keepingCapacity: true)
-            appendEscaped(key, to: &name)
+            Self.appendEscaped(key, to: &name, spacesAsPlus: spacesAsPlus)
             write(value)
         }
     }
@@ -44,7 +44,7 @@ struct QueryWriter {
             let mark = name.count
             for (key, nested) in values.sorted(by: { $0.key < $1.key }) {
                 Self.appendBracket(UInt8(ascii: "B"), to: &name)
-                appendEscaped(key, to: &name)
+                Self.appendEscaped(key, to: &name, spacesAsPlus: spacesAsPlus)
                 Self.appendBracket(UInt8(ascii: "D"), to: &name)
                 write(nested)
                 name.removeSubrange(mark...)
@@ -111,11 +111,15 @@ struct QueryWriter {
     private mutating func writeValue(_ text: String) {
         startPair()
         output.append(UInt8(ascii: "="))
-        appendEscaped(text, to: &output)
+        Self.appendEscaped(text, to: &output, spacesAsPlus: spacesAsPlus)
     }
 
-    /// Appends `text` escaped, spaces as the options say.
-    private func appendEscaped(_ text: String, to buffer: inout [UInt8]) {
+    /// Appends `text` escaped, spaces as `spacesAsPlus` says.
+    ///
+    /// Static on purpose: an instance method called with `&self.output` would make Swift copy
+    /// `self` for the call, and the copy's reference to the buffer would force a full copy of
+    /// it on every append.
+    private static func appendEscaped(_ text: String, to buffer: inout [UInt8], spacesAsPlus: Bool) {
         PercentEscaping.append(escaping: text, to: &buffer, spacesAsPlus: spacesAsPlus)
     }
 
