@@ -6,13 +6,19 @@ struct NodeSingleValueContainer: SingleValueEncodingContainer {
     let context: EncodingContext
     let codingPath: [any CodingKey]
 
-    private func store(_ value: Parameters) throws {
-        guard node.setSingle(value) else {
+    /// Throws when the node already holds something: a single-value container holds one value.
+    private func requireEmpty(_ value: Any) throws {
+        guard node.kind == .empty else {
             throw context.invalid(
                 value, at: codingPath,
                 "a single value was encoded into a value already encoded as \(node.kind); a single-value container holds one value"
             )
         }
+    }
+
+    private func store(_ value: Parameters) throws {
+        try requireEmpty(value)
+        _ = node.setSingle(value)
     }
 
     mutating func encodeNil() throws { try store(.null) }
@@ -34,11 +40,8 @@ struct NodeSingleValueContainer: SingleValueEncodingContainer {
     mutating func encode(_ value: UInt128) throws { try store(context.integer(value, at: codingPath)) }
 
     mutating func encode<Value: Encodable>(_ value: Value) throws {
-        guard node.kind == .empty else {
-            // Same message as a scalar; checked first so the value is not encoded for nothing.
-            try store(.null)
-            return
-        }
+        // Checked first, so a value is not encoded only to be refused.
+        try requireEmpty(value)
         try store(context.box(value, at: codingPath))
     }
 }
