@@ -98,7 +98,7 @@ let package = Package(
         ),
         .testTarget(
             name: "CourierRequestSerializationTests",
-            dependencies: ["CourierRequestSerialization", "CourierCore", .product(name: "HTTPTypes", package: "swift-http-types")],
+            dependencies: ["CourierRequestSerialization", "CourierCore", "CourierTesting", .product(name: "HTTPTypes", package: "swift-http-types")],
             path: "Tests/RequestSerializationTests",
             swiftSettings: strictSettings
         ),

@@ -104,7 +104,10 @@ struct HTTPRequestSerializerTests {
     @Test func defaultsAreAFNetworkings() throws {
         // Checklist 9: the URI methods, and a lowercase method compared uppercased.
         #expect(serializer.methodsEncodingParametersInURI == [.get, .head, .delete])
-        #expect(serializer.defaultHeaderFields.isEmpty)
+        // AFNetworking's default headers, in their Linux form (checklist 29, 30).
+        #expect(serializer.defaultHeaderFields == .courierDefaults())
+        #expect(serializer.defaultHeaderFields[.acceptLanguage] != nil)
+        #expect(serializer.defaultHeaderFields[.userAgent] != nil)
         #expect(serializer.queryStringBuilder == nil)
         let lowercase = try #require(HTTPRequest.Method("get"))
         #expect(serializer.encodesParametersInURI(lowercase))

@@ -165,7 +165,10 @@ struct JSONRequestSerializerTests {
 
     @Test func defaultsAreAFNetworkings() {
         #expect(serializer.methodsEncodingParametersInURI == [.get, .head, .delete])
-        #expect(serializer.defaultHeaderFields.isEmpty)
+        // AFNetworking's default headers, in their Linux form (checklist 29, 30).
+        #expect(serializer.defaultHeaderFields == .courierDefaults())
+        #expect(serializer.defaultHeaderFields[.acceptLanguage] != nil)
+        #expect(serializer.defaultHeaderFields[.userAgent] != nil)
         #expect(serializer.queryStringBuilder == nil)
     }
 

@@ -19,6 +19,11 @@ public struct RequestSerializationError: Error, Sendable, Hashable, CustomString
         /// The default query-string rules need a dictionary at the top level (a key for every
         /// value); AFNetworking would render a `(null)` or empty key instead.
         public static let parametersNotDictionary = Reason(name: "parameters not a dictionary")
+        /// The parameters have no property-list form: `.null` (property lists have no null) or a
+        /// `.set` (no unordered collection), or a string holding a character XML 1.0 cannot
+        /// carry (a control character other than tab, line feed and carriage return).
+        /// AFNetworking fails the same way when `NSPropertyListSerialization` refuses them.
+        public static let invalidPropertyList = Reason(name: "invalid property list")
 
         /// The reason's name.
         public var description: String { name }

@@ -16,14 +16,25 @@ public enum PercentEscaping {
     /// `string` with every character outside `A–Z a–z 0–9 - . _ ~ / ?` percent-escaped as UTF-8
     /// with uppercase hex digits.
     public static func escape(_ string: String) -> String {
+        escape(string, spaces: .percentEscaped)
+    }
+
+    /// `string` escaped as ``escape(_:)`` does, except that with ``QueryString/Options/SpaceStyle/plus``
+    /// a space becomes `+` (a literal `+` stays `%2B`).
+    ///
+    /// ```swift
+    /// PercentEscaping.escape("a b+c", spaces: .plus)   // "a+b%2Bc"
+    /// ```
+    public static func escape(_ string: String, spaces: QueryString.Options.SpaceStyle) -> String {
+        let plus = spaces == .plus
         var source = string
         let escaped: String? = source.withUTF8 { bytes in
-            let escapedBytes = countEscaped(bytes)
-            guard escapedBytes > 0 else { return nil }
-            return String(unsafeUninitializedCapacity: bytes.count + 2 * escapedBytes) { output in
+            let changes = scan(bytes, spacesAsPlus: plus)
+            guard changes.escaped > 0 || changes.plusSpaces > 0 else { return nil }
+            return String(unsafeUninitializedCapacity: bytes.count + 2 * changes.escaped) { output in
                 var written = 0
                 for byte in bytes {
-                    written = write(byte, into: output, at: written)
+                    written = write(byte, into: output, at: written, spacesAsPlus: plus)
                 }
                 return written
             }
@@ -45,39 +56,59 @@ public enum PercentEscaping {
         }
     }
 
-    /// Appends the escaped form of `string` to `output`, growing it at most once.
-    static func append(escaping string: String, to output: inout [UInt8]) {
+    /// Appends the escaped form of `string` to `output`, growing it at most once; with
+    /// `spacesAsPlus` a space is written as `+`.
+    static func append(escaping string: String, to output: inout [UInt8], spacesAsPlus: Bool = false) {
         var string = string
         string.withUTF8 { bytes in
-            let escapedBytes = countEscaped(bytes)
-            guard escapedBytes > 0 else {
-                output.append(contentsOf: bytes)
-                return
-            }
-            let start = output.count
-            let added = bytes.count + 2 * escapedBytes
-            output.append(contentsOf: repeatElement(0, count: added))
-            output.withUnsafeMutableBufferPointer { buffer in
-                var written = start
-                for byte in bytes {
-                    written = write(byte, into: buffer, at: written)
-                }
+            append(escaping: bytes, to: &output, spacesAsPlus: spacesAsPlus)
+        }
+    }
+
+    /// Appends the escaped form of the UTF-8 `bytes` to `output`, growing it at most once.
+    static func append(escaping bytes: UnsafeBufferPointer<UInt8>, to output: inout [UInt8], spacesAsPlus: Bool) {
+        let changes = scan(bytes, spacesAsPlus: spacesAsPlus)
+        guard changes.escaped > 0 || changes.plusSpaces > 0 else {
+            output.append(contentsOf: bytes)
+            return
+        }
+        let start = output.count
+        let added = bytes.count + 2 * changes.escaped
+        output.append(contentsOf: repeatElement(0, count: added))
+        output.withUnsafeMutableBufferPointer { buffer in
+            var written = start
+            for byte in bytes {
+                written = write(byte, into: buffer, at: written, spacesAsPlus: spacesAsPlus)
             }
         }
     }
 
-    /// How many bytes of `bytes` need escaping.
-    private static func countEscaped(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
-        var count = 0
-        for byte in bytes where !leavesUnescaped(byte) { count += 1 }
-        return count
+    /// How many bytes of `bytes` grow to `%XX`, and how many are spaces written as `+` (which
+    /// change but do not grow).
+    private static func scan(_ bytes: UnsafeBufferPointer<UInt8>, spacesAsPlus: Bool) -> (escaped: Int, plusSpaces: Int) {
+        var escaped = 0
+        var plusSpaces = 0
+        for byte in bytes where !leavesUnescaped(byte) {
+            if spacesAsPlus, byte == UInt8(ascii: " ") {
+                plusSpaces += 1
+            } else {
+                escaped += 1
+            }
+        }
+        return (escaped, plusSpaces)
     }
 
     /// Writes `byte` (escaped when needed) at `index`; returns the index after it.
     @inline(__always)
-    private static func write(_ byte: UInt8, into buffer: UnsafeMutableBufferPointer<UInt8>, at index: Int) -> Int {
+    private static func write(
+        _ byte: UInt8, into buffer: UnsafeMutableBufferPointer<UInt8>, at index: Int, spacesAsPlus: Bool
+    ) -> Int {
         if leavesUnescaped(byte) {
             buffer[index] = byte
+            return index + 1
+        }
+        if spacesAsPlus, byte == UInt8(ascii: " ") {
+            buffer[index] = UInt8(ascii: "+")
             return index + 1
         }
         buffer[index] = UInt8(ascii: "%")

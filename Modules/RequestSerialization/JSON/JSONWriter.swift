@@ -20,12 +20,7 @@ struct JSONWriter {
     /// The bytes written so far.
     private(set) var output: [UInt8] = []
     /// Where the writer is in the tree, for error messages.
-    private var path: [PathComponent] = []
-
-    private enum PathComponent {
-        case key(String)
-        case index(Int)
-    }
+    private var path = ParameterPath()
 
     /// The compact JSON bytes of `parameters`.
     ///
@@ -59,9 +54,9 @@ struct JSONWriter {
             output.append(UInt8(ascii: "["))
             for (index, element) in elements.enumerated() {
                 if index > 0 { output.append(UInt8(ascii: ",")) }
-                path.append(.index(index))
+                path.push(index: index)
                 try write(element)
-                path.removeLast()
+                path.pop()
             }
             output.append(UInt8(ascii: "]"))
         case .dictionary(let values):
@@ -70,9 +65,9 @@ struct JSONWriter {
                 if index > 0 { output.append(UInt8(ascii: ",")) }
                 writeString(entry.key)
                 output.append(UInt8(ascii: ":"))
-                path.append(.key(entry.key))
+                path.push(key: entry.key)
                 try write(entry.value)
-                path.removeLast()
+                path.pop()
             }
             output.append(UInt8(ascii: "}"))
         case .set:
@@ -84,14 +79,8 @@ struct JSONWriter {
         guard number.isFinite else {
             throw invalid("\(number) is not a JSON number; JSON has no NaN or infinity")
         }
-        if number == 0 {
-            output.append(contentsOf: (number.sign == .minus ? "-0" : "0").utf8)
-        } else if number.magnitude < 1e16, number.rounded(.towardZero) == number {
-            output.append(contentsOf: String(Int64(number)).utf8)
-        } else {
-            // Swift's shortest round-trip form (`0.1`, `1.5e+300`, `5e-324`) is valid JSON.
-            output.append(contentsOf: number.description.utf8)
-        }
+        // The shortest round-trip form (`0.1`, `1.5e+300`, `5e-324`) is valid JSON.
+        output.append(contentsOf: NumberDescription.roundTrip(number).utf8)
     }
 
     private mutating func writeString(_ text: String) {
@@ -130,13 +119,6 @@ struct JSONWriter {
 
     /// An invalid-JSON error at the current place in the tree.
     private func invalid(_ detail: String) -> RequestSerializationError {
-        var location = "parameters"
-        for component in path {
-            switch component {
-            case .key(let key): location += "[\"\(key)\"]"
-            case .index(let index): location += "[\(index)]"
-            }
-        }
-        return RequestSerializationError(.invalidJSON, location: location, detail: detail)
+        RequestSerializationError(.invalidJSON, location: path.description, detail: detail)
     }
 }

@@ -22,6 +22,18 @@ enum NumberDescription {
         return printf16g(value)
     }
 
+    /// A finite double in the shortest text that reads back as the same double, integral values
+    /// below 10¹⁶ in magnitude without a fraction: `2`, `0.1`, `-0`, `1e+16`, `5e-324`. The form
+    /// JSON and property-list bodies use, where exactness matters more than `NSNumber`'s look.
+    static func roundTrip(_ value: Double) -> String {
+        if value == 0 { return value.sign == .minus ? "-0" : "0" }
+        if value.magnitude < 1e16, value.rounded(.towardZero) == value {
+            return String(Int64(value))
+        }
+        // Swift's shortest round-trip form (`0.1`, `1.5e+300`, `5e-324`).
+        return value.description
+    }
+
     /// `%.16g` through the C library, the only exact rounding to 16 significant digits at hand.
     private static func printf16g(_ value: Double) -> String {
         var buffer = [CChar](repeating: 0, count: 40)

@@ -21,8 +21,18 @@ public struct QueryPair: Sendable, Hashable, CustomStringConvertible {
     /// `name=value` with name and value each escaped by ``PercentEscaping``, or the escaped name
     /// alone when there is no value.
     public var percentEscaped: String {
+        percentEscaped(spaces: .percentEscaped)
+    }
+
+    /// ``percentEscaped`` with spaces written as `spaces` says (`+` or `%20`).
+    public func percentEscaped(spaces: QueryString.Options.SpaceStyle) -> String {
         var output: [UInt8] = []
-        append(to: &output)
+        let plus = spaces == .plus
+        PercentEscaping.append(escaping: name, to: &output, spacesAsPlus: plus)
+        if let value {
+            output.append(UInt8(ascii: "="))
+            PercentEscaping.append(escaping: value, to: &output, spacesAsPlus: plus)
+        }
         return String(decoding: output, as: UTF8.self)
     }
 
@@ -30,14 +40,5 @@ public struct QueryPair: Sendable, Hashable, CustomStringConvertible {
     public var description: String {
         guard let value else { return name }
         return name + "=" + value
-    }
-
-    /// Appends ``percentEscaped`` to `output`.
-    func append(to output: inout [UInt8]) {
-        PercentEscaping.append(escaping: name, to: &output)
-        if let value {
-            output.append(UInt8(ascii: "="))
-            PercentEscaping.append(escaping: value, to: &output)
-        }
     }
 }

@@ -24,80 +24,105 @@ import FoundationEssentials
 ///   `.int` in decimal, `.double` as printf's `%.16g` (integral values without a fraction:
 ///   `2.0` → `2`, `1.5` → `1.5`, `0.1 + 0.2` → `0.3`, `1e16` → `1e+16`; `nan`, `inf`, `-inf`),
 ///   `.string` as it is, `.data` as its UTF-8 text (invalid bytes become U+FFFD).
+/// - ``Options`` change three of these rules when a server expects otherwise: arrays as `key` or
+///   `key[0]`, booleans as `true`/`false`, spaces as `+`. The defaults are the rules above.
 /// - The top level must be a dictionary, so every value has a name: anything else throws
 ///   ``RequestSerializationError/Reason/parametersNotDictionary`` instead of AFNetworking's
 ///   `(null)`-named pairs. Wrap a list in a dictionary to send it: `["ids": [1, 2]]`.
 public enum QueryString {
     /// The query string for `parameters`, e.g. `a=1&b%5B%5D=2`; empty when they hold no value.
     ///
-    /// - Throws: ``RequestSerializationError/Reason/parametersNotDictionary`` when the top level
-    ///   is not a dictionary.
-    public static func encode(_ parameters: Parameters) throws(RequestSerializationError) -> String {
-        let pairs = try pairs(from: parameters)
-        var output: [UInt8] = []
-        output.reserveCapacity(pairs.count * 16)
-        for (index, pair) in pairs.enumerated() {
-            if index > 0 { output.append(UInt8(ascii: "&")) }
-            pair.append(to: &output)
-        }
-        return String(decoding: output, as: UTF8.self)
-    }
-
-    /// The unescaped name–value pairs for `parameters`, in query order.
+    /// Writes straight into one growing UTF-8 buffer: names are escaped once per level and
+    /// shared by every value below it, so no pair or name string is built per value.
     ///
     /// - Throws: ``RequestSerializationError/Reason/parametersNotDictionary`` when the top level
     ///   is not a dictionary.
-    public static func pairs(from parameters: Parameters) throws(RequestSerializationError) -> [QueryPair] {
+    public static func encode(
+        _ parameters: Parameters, options: Options = .default
+    ) throws(RequestSerializationError) -> String {
+        let values = try topLevel(of: parameters)
+        var writer = QueryWriter(options: options)
+        writer.writeTopLevel(values)
+        return writer.result
+    }
+
+    /// The unescaped name–value pairs for `parameters`, in query order, with array names and
+    /// boolean text as `options` say (``Options/spaces`` applies only when a pair is escaped).
+    ///
+    /// - Throws: ``RequestSerializationError/Reason/parametersNotDictionary`` when the top level
+    ///   is not a dictionary.
+    public static func pairs(
+        from parameters: Parameters, options: Options = .default
+    ) throws(RequestSerializationError) -> [QueryPair] {
+        let values = try topLevel(of: parameters)
+        var pairs: [QueryPair] = []
+        for (key, value) in values.sorted(by: { $0.key < $1.key }) {
+            appendPairs(named: key, for: value, options: options, to: &pairs)
+        }
+        return pairs
+    }
+
+    /// The top-level dictionary of `parameters`.
+    private static func topLevel(of parameters: Parameters) throws(RequestSerializationError) -> [String: Parameters] {
         guard case .dictionary(let values) = parameters else {
             throw RequestSerializationError(
                 .parametersNotDictionary, location: "parameters",
                 detail: "a query string or form body names every value, so the top level must be a dictionary, not \(parameters.kindDescription); wrap the value in one, e.g. [\"items\": …]"
             )
         }
-        var pairs: [QueryPair] = []
-        for (key, value) in values.sorted(by: { $0.key < $1.key }) {
-            appendPairs(named: key, for: value, to: &pairs)
-        }
-        return pairs
+        return values
     }
 
     /// Appends the pairs of `value` under `name` (AFNetworking's `AFQueryStringPairsFromKeyAndValue`).
-    private static func appendPairs(named name: String, for value: Parameters, to pairs: inout [QueryPair]) {
+    private static func appendPairs(named name: String, for value: Parameters, options: Options, to pairs: inout [QueryPair]) {
         switch value {
         case .dictionary(let values):
             for (key, nested) in values.sorted(by: { $0.key < $1.key }) {
-                appendPairs(named: name + "[" + key + "]", for: nested, to: &pairs)
+                appendPairs(named: name + "[" + key + "]", for: nested, options: options, to: &pairs)
             }
         case .array(let elements):
-            let elementName = name + "[]"
-            for element in elements {
-                appendPairs(named: elementName, for: element, to: &pairs)
+            for (index, element) in elements.enumerated() {
+                appendPairs(named: elementName(name, index: index, style: options.arrays), for: element, options: options, to: &pairs)
             }
         case .set(let elements):
-            let sorted = elements
-                .map { (sortKey: setSortKey(of: $0), element: $0) }
-                .sorted { $0.sortKey < $1.sortKey }
-            for entry in sorted {
-                appendPairs(named: name, for: entry.element, to: &pairs)
+            for element in sortedSetElements(elements, options: options) {
+                appendPairs(named: name, for: element, options: options, to: &pairs)
             }
         case .null:
             pairs.append(QueryPair(name: name, value: nil))
         case .bool, .int, .double, .string, .data:
-            pairs.append(QueryPair(name: name, value: value.queryText))
+            pairs.append(QueryPair(name: name, value: value.queryText(booleans: options.booleans)))
         }
+    }
+
+    /// The unescaped name of an array's element.
+    private static func elementName(_ name: String, index: Int, style: Options.ArrayStyle) -> String {
+        switch style {
+        case .brackets: return name + "[]"
+        case .noBrackets: return name
+        case .indexed: return name + "[" + String(index) + "]"
+        }
+    }
+
+    /// A set's elements in query order: by their text, as AFNetworking sorts by `description`.
+    static func sortedSetElements(_ elements: Set<Parameters>, options: Options) -> [Parameters] {
+        elements
+            .map { (sortKey: setSortKey(of: $0, options: options), element: $0) }
+            .sorted { $0.sortKey < $1.sortKey }
+            .map(\.element)
     }
 
     /// The text a set element sorts by: a scalar's own text, `<null>` for null (`NSNull`'s
     /// description), and a collection's unescaped pairs as if it had an empty name.
-    private static func setSortKey(of element: Parameters) -> String {
+    private static func setSortKey(of element: Parameters, options: Options) -> String {
         switch element {
         case .null:
             return "<null>"
         case .bool, .int, .double, .string, .data:
-            return element.queryText
+            return element.queryText(booleans: options.booleans)
         case .array, .set, .dictionary:
             var pairs: [QueryPair] = []
-            appendPairs(named: "", for: element, to: &pairs)
+            appendPairs(named: "", for: element, options: options, to: &pairs)
             return pairs.map(\.description).joined(separator: "&")
         }
     }

@@ -16,35 +16,45 @@ import HTTPTypes
 /// - Any other method always gets a body, even with `nil` parameters (then an empty one, so a
 ///   transport sends `Content-Length: 0`), and `Content-Type: application/x-www-form-urlencoded`
 ///   unless the request already has a `Content-Type`.
-/// - The query string follows ``QueryString``'s rules, or ``queryStringBuilder`` when set.
+/// - The query string follows ``QueryString``'s rules with ``queryOptions``, or
+///   ``queryStringBuilder`` when set.
 ///   Text is always UTF-8 (AFNetworking's default `stringEncoding`).
-/// - ``defaultHeaderFields`` are added to every request that lacks a field of the same name, so a
-///   session's or a call's own header fields win.
-public struct HTTPRequestSerializer: RequestSerializer {
+/// - ``defaultHeaderFields`` (AFNetworking's `Accept-Language` and `User-Agent` unless you pass
+///   others) are added to every request that lacks a field of the same name, so a session's or
+///   a call's own header fields win.
+public struct HTTPRequestSerializer: DefaultHeaderFieldsSerializer {
     /// Methods whose parameters go into the URL query instead of a body; `GET`, `HEAD` and
     /// `DELETE` by default. Compared without regard to ASCII case.
     public var methodsEncodingParametersInURI: Set<HTTPRequest.Method>
 
-    /// Header fields added to every request that lacks a field of the same name; empty by default.
+    /// Header fields added to every request that lacks a field of the same name.
     ///
-    /// This is where AFNetworking's default `Accept-Language` and `User-Agent` belong: set them
-    /// here (e.g. `serializer.defaultHeaderFields[.userAgent] = "MyApp/1.0 (Linux)"`) and they
-    /// apply to every request that does not carry its own.
+    /// By default AFNetworking's `Accept-Language` and `User-Agent`, built from the process
+    /// (``CourierCore/HTTPFields/courierDefaults(version:)``); pass `[:]` to the initializer for
+    /// none. Change them with ``DefaultHeaderFieldsSerializer/setValue(_:forHeader:)`` and the
+    /// authorization helpers, or directly:
+    /// `serializer.defaultHeaderFields[.userAgent] = "MyApp/1.0 (Linux)"`.
     public var defaultHeaderFields: HTTPFields
 
     /// Replaces the default query-string rules when set; its error aborts serialization and
     /// reaches the caller unchanged.
     public var queryStringBuilder: QueryStringBuilder?
 
+    /// How the default rules write arrays, booleans and spaces; AFNetworking's (`key[]`, `1`/`0`,
+    /// `%20`) by default. Ignored while ``queryStringBuilder`` is set.
+    public var queryOptions: QueryString.Options
+
     /// A serializer; the defaults are AFNetworking's.
     public init(
         methodsEncodingParametersInURI: Set<HTTPRequest.Method> = [.get, .head, .delete],
-        defaultHeaderFields: HTTPFields = [:],
-        queryStringBuilder: QueryStringBuilder? = nil
+        defaultHeaderFields: HTTPFields = .courierDefaults(),
+        queryStringBuilder: QueryStringBuilder? = nil,
+        queryOptions: QueryString.Options = .default
     ) {
         self.methodsEncodingParametersInURI = methodsEncodingParametersInURI
         self.defaultHeaderFields = defaultHeaderFields
         self.queryStringBuilder = queryStringBuilder
+        self.queryOptions = queryOptions
     }
 
     /// True when `method`'s parameters go into the URL query (compared without regard to case).
@@ -53,14 +63,14 @@ public struct HTTPRequestSerializer: RequestSerializer {
     }
 
     /// The query string for `parameters`: ``queryStringBuilder``'s when set, otherwise
-    /// ``QueryString/encode(_:)``'s.
+    /// ``QueryString/encode(_:options:)``'s with ``queryOptions``.
     ///
     /// - Throws: the builder's error unchanged, or a ``RequestSerializationError``.
     public func queryString(for parameters: Parameters) throws -> String {
         if let queryStringBuilder {
             return try queryStringBuilder(parameters)
         }
-        return try QueryString.encode(parameters)
+        return try QueryString.encode(parameters, options: queryOptions)
     }
 
     /// `request` with ``defaultHeaderFields`` added and `parameters` in its query or its form body.

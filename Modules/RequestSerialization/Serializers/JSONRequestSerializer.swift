@@ -22,28 +22,34 @@ import HTTPTypes
 /// or infinite number, or a top level that is neither an array nor a dictionary throws
 /// ``RequestSerializationError/Reason/invalidJSON``, whose message starts with AFNetworking's
 /// ``The `parameters` argument is not valid JSON.``
-public struct JSONRequestSerializer: RequestSerializer {
+public struct JSONRequestSerializer: DefaultHeaderFieldsSerializer {
     /// Methods whose parameters go into the URL query instead of a body; `GET`, `HEAD` and
     /// `DELETE` by default. Compared without regard to ASCII case.
     public var methodsEncodingParametersInURI: Set<HTTPRequest.Method>
 
-    /// Header fields added to every request that lacks a field of the same name; empty by default
-    /// (see ``HTTPRequestSerializer/defaultHeaderFields``).
+    /// Header fields added to every request that lacks a field of the same name; AFNetworking's
+    /// `Accept-Language` and `User-Agent` by default (see ``HTTPRequestSerializer/defaultHeaderFields``).
     public var defaultHeaderFields: HTTPFields
 
     /// Replaces the default query-string rules for the URI methods when set; it never shapes the
     /// JSON body.
     public var queryStringBuilder: QueryStringBuilder?
 
+    /// How the default rules write arrays, booleans and spaces; AFNetworking's (`key[]`, `1`/`0`,
+    /// `%20`) by default. Ignored while ``queryStringBuilder`` is set.
+    public var queryOptions: QueryString.Options
+
     /// A serializer; the defaults are AFNetworking's.
     public init(
         methodsEncodingParametersInURI: Set<HTTPRequest.Method> = [.get, .head, .delete],
-        defaultHeaderFields: HTTPFields = [:],
-        queryStringBuilder: QueryStringBuilder? = nil
+        defaultHeaderFields: HTTPFields = .courierDefaults(),
+        queryStringBuilder: QueryStringBuilder? = nil,
+        queryOptions: QueryString.Options = .default
     ) {
         self.methodsEncodingParametersInURI = methodsEncodingParametersInURI
         self.defaultHeaderFields = defaultHeaderFields
         self.queryStringBuilder = queryStringBuilder
+        self.queryOptions = queryOptions
     }
 
     /// The URL-encoding serializer with the same settings, which handles the URI methods.
@@ -51,7 +57,8 @@ public struct JSONRequestSerializer: RequestSerializer {
         HTTPRequestSerializer(
             methodsEncodingParametersInURI: methodsEncodingParametersInURI,
             defaultHeaderFields: defaultHeaderFields,
-            queryStringBuilder: queryStringBuilder
+            queryStringBuilder: queryStringBuilder,
+            queryOptions: queryOptions
         )
     }
 

@@ -2,11 +2,15 @@ import CourierCore
 import FoundationEssentials
 
 extension Parameters {
-    /// A scalar's text in a query (see ``QueryString``); empty for null and collections, which
-    /// have none of their own.
-    var queryText: String {
+    /// A scalar's text in a query (see ``QueryString``), booleans written as `booleans` says;
+    /// empty for null and collections, which have none of their own.
+    func queryText(booleans: QueryString.Options.BoolStyle) -> String {
         switch self {
-        case .bool(let value): return value ? "1" : "0"
+        case .bool(let value):
+            switch booleans {
+            case .numeric: return value ? "1" : "0"
+            case .literal: return value ? "true" : "false"
+            }
         case .int(let value): return String(value)
         case .double(let value): return NumberDescription.of(value)
         case .string(let value): return value
