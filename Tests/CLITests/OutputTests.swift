@@ -1,7 +1,6 @@
 @testable import CourierCLI
 import CourierCore
 import CourierCurl
-import CourierRequestSerialization
 import HTTPTypes
 import Testing
 
@@ -81,8 +80,7 @@ struct CurlCommandTests {
         options.maximumRedirects = 3
         #expect(CurlCommand(plan: plan, options: options).commandLine == """
             curl -X PUT 'http://127.0.0.1:18080/put?x=1&a=1' -u 'bob:pa ss' -H 'User-Agent: courier/\(CourierVersion.string)' \
-            -H 'Accept: application/json, */*;q=0.5' -H 'X-Empty;' -H 'Accept-Language: \(AcceptLanguage.current)' \
-            -H 'Content-Type: application/json' \
+            -H 'Accept: application/json, */*;q=0.5' -H 'X-Empty;' -H 'Content-Type: application/json' \
             --data-raw '{"msg":"it'\\''s","n":3}' -L --max-redirs 3 --http2-prior-knowledge --max-time 2.5 \
             --connect-timeout 1 --compressed
             """)

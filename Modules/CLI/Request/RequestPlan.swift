@@ -154,7 +154,7 @@ struct RequestPlan {
         var request = HTTPRequest(method: method, url: url, headerFields: fields)
         do {
             if !query.isEmpty {
-                let serializer = HTTPRequestSerializer(methodsEncodingParametersInURI: [method])
+                let serializer = HTTPRequestSerializer(methodsEncodingParametersInURI: [method], defaultHeaderFields: [:])
                 request = try serializer.serialize(request, parameters: query.parameters(repeatedNamesAs: .set)).request
             }
             if mode == .multipart {
@@ -165,10 +165,10 @@ struct RequestPlan {
                 let serialized: SerializedRequest
                 switch mode {
                 case .json:
-                    serialized = try JSONRequestSerializer(methodsEncodingParametersInURI: [])
+                    serialized = try JSONRequestSerializer(methodsEncodingParametersInURI: [], defaultHeaderFields: [:])
                         .serialize(request, parameters: data.parameters(repeatedNamesAs: .array))
                 case .form, .multipart:
-                    serialized = try HTTPRequestSerializer(methodsEncodingParametersInURI: [])
+                    serialized = try HTTPRequestSerializer(methodsEncodingParametersInURI: [], defaultHeaderFields: [:])
                         .serialize(request, parameters: data.parameters(repeatedNamesAs: .set))
                 }
                 request = serialized.request
