@@ -67,20 +67,6 @@ public struct JSONRequestSerializer: DefaultHeaderFieldsSerializer {
     /// - Throws: a ``RequestSerializationError`` (``RequestSerializationError/Reason/invalidJSON``
     ///   for a body), or ``queryStringBuilder``'s error unchanged.
     public func serialize(_ request: HTTPRequest, parameters: Parameters?) throws -> SerializedRequest {
-        let urlEncoding = self.urlEncoding
-        if urlEncoding.encodesParametersInURI(request.method) {
-            return try urlEncoding.serialize(request, parameters: parameters)
-        }
-
-        var request = request
-        request.headerFields.addMissing(defaultHeaderFields)
-        guard let parameters else {
-            return SerializedRequest(request: request, body: nil)
-        }
-        let json = try JSONWriter.encode(parameters)
-        if request.headerFields[.contentType] == nil {
-            request.headerFields[.contentType] = "application/json"
-        }
-        return SerializedRequest(request: request, body: Body(json))
+        try urlEncoding.serialize(request, parameters: parameters, contentType: "application/json") { try JSONWriter.encode($0) }
     }
 }

@@ -68,20 +68,6 @@ public struct PropertyListRequestSerializer: DefaultHeaderFieldsSerializer {
     /// - Throws: a ``RequestSerializationError`` (``RequestSerializationError/Reason/invalidPropertyList``
     ///   for a body), or ``queryStringBuilder``'s error unchanged.
     public func serialize(_ request: HTTPRequest, parameters: Parameters?) throws -> SerializedRequest {
-        let urlEncoding = self.urlEncoding
-        if urlEncoding.encodesParametersInURI(request.method) {
-            return try urlEncoding.serialize(request, parameters: parameters)
-        }
-
-        var request = request
-        request.headerFields.addMissing(defaultHeaderFields)
-        guard let parameters else {
-            return SerializedRequest(request: request, body: nil)
-        }
-        let plist = try PropertyListWriter.encode(parameters)
-        if request.headerFields[.contentType] == nil {
-            request.headerFields[.contentType] = "application/x-plist"
-        }
-        return SerializedRequest(request: request, body: Body(plist))
+        try urlEncoding.serialize(request, parameters: parameters, contentType: "application/x-plist") { try PropertyListWriter.encode($0) }
     }
 }
