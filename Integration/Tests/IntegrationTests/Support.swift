@@ -22,6 +22,7 @@ enum Servers {
     static var unixSocket: String { url("COURIER_UNIX_SOCKET") }
     static var fault: String { url("COURIER_FAULT_URL") }
     static var proxy: String { url("COURIER_PROXY_URL") }
+    static var sink: String { url("COURIER_SINK_URL") }
     static var filesDirectory: String { url("COURIER_FILES_DIR") }
 }
 
