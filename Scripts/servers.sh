@@ -12,8 +12,9 @@
 #
 # Environment: COURIER_STATE_DIR (default $COURIER_ROOT/.build-servers), COURIER_HTTPBIN_PORT (18080),
 # COURIER_NGINX_PORT (18081), COURIER_H2C_PORT (18082), COURIER_TLS_PORT (18083), COURIER_FAULT_PORT (18084),
-# COURIER_PROXY_PORT (18085), COURIER_SINK_PORT (18086), COURIER_HTTPBIN_WORKERS (2, each with 8 threads), COURIER_NGINX_WORKERS (1),
-# COURIER_NGINX_ACCESS_LOG (on; "off" for benchmarks that must not write a line per request).
+# COURIER_PROXY_PORT (18085), COURIER_SINK_PORT (18086), COURIER_HTTPBIN_WORKERS (2, each with 8 threads),
+# COURIER_NGINX_WORKERS (1), COURIER_NGINX_ACCESS_LOG (on; "off" for benchmarks that must not write a line
+# per request).
 # `start` records the settings it used in the state directory; `env`, `status` and `stop` use them unless
 # overridden, and so does a `start` while servers run (one with other settings then fails: stop first).
 set -euo pipefail
