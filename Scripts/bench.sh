@@ -1,76 +1,148 @@
 #!/usr/bin/env bash
-# Benchmarks Courier against a raw libcurl client in C, URLSession (FoundationNetworking) and
-# AsyncHTTPClient, in one run against nginx on 127.0.0.1, and writes the table of
-# docs/performance.md. Usage: Scripts/bench.sh [--quick] [--no-write]
-#   --quick     fewer requests and one round instead of three (a smoke run)
-#   --no-write  print the table without touching docs/performance.md
+# Courier's benchmarks, each client its own process, against nginx on 127.0.0.1; writes the tables of
+# docs/performance.md. Usage: Scripts/bench.sh [--quick] [--no-write] [BENCHMARK...]
+#   clients        Courier against a raw libcurl client in C, URLSession (FoundationNetworking) and
+#                  AsyncHTTPClient: small GETs, 256 MiB downloads and upload
+#   multipart      a 1 GiB multipart/form-data upload (a file part and a text field): Courier
+#                  (CourierMultipart) against the curl command-line tool's -F, rounds interleaved
+#   serialization  QueryString.encode of a 5,204-pair parameter tree against Foundation's URLComponents
+#                  (no server; serialization-bench times its own rounds)
+#   (none named: all three)
+#   --quick     fewer requests and rounds (a smoke run)
+#   --no-write  print the tables without touching docs/performance.md
+# --write replaces only the tables of the benchmarks that ran; the others stay as they are.
+#
+# Environment: COURIER_BUILD_LOCK, a lock file (e.g. /work/.swift-build.lock) that several people on one
+# machine take around their Swift builds: when set, this script takes it with flock(1) around its build
+# and around every measured run, so no build shares the machine with a measurement. (Do not also run the
+# whole script under flock on that file: it would wait for itself.)
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
 cd "$COURIER_ROOT"
 
-rounds=3 small=20000 small_serial=3000 slow_small=1000 write=1
+rounds=3 small=20000 small_serial=3000 slow_small=1000 multipart_rounds=7 serialization_rounds=31 write=1
+benchmarks=()
 for argument in "$@"; do
     case "$argument" in
-        --quick) rounds=1 small=3000 small_serial=500 slow_small=200 ;;
+        --quick) rounds=1 small=3000 small_serial=500 slow_small=200 multipart_rounds=1 serialization_rounds=7 ;;
         --no-write) write=0 ;;
-        *) die "unknown argument: $argument" ;;
+        clients | multipart | serialization) benchmarks+=("$argument") ;;
+        *) die "unknown argument: $argument (options: --quick --no-write; benchmarks: clients multipart serialization)" ;;
     esac
 done
+[ ${#benchmarks[@]} -gt 0 ] || benchmarks=(clients multipart serialization)
+selected() { [[ " ${benchmarks[*]} " == *" $1 "* ]]; }
+
+# with_lock COMMAND...: runs COMMAND holding COURIER_BUILD_LOCK when it is set.
+with_lock() {
+    if [ -n "${COURIER_BUILD_LOCK:-}" ]; then flock "$COURIER_BUILD_LOCK" "$@"; else "$@"; fi
+}
 
 ensure_swift
 Scripts/bootstrap.sh
 
-log "building the benchmarks (release)"
-(cd Integration/Benchmarks && swift build -c release -q)
+products=()
+selected clients && products+=(raw-curl courier-bench ahc-bench urlsession-bench)
+selected multipart && products+=(courier-bench)
+selected serialization && products+=(serialization-bench)
+log "building the benchmarks (release): $(printf '%s\n' "${products[@]}" | sort -u | tr '\n' ' ')"
+if selected clients; then
+    (cd Integration/Benchmarks && with_lock swift build -c release -q)
+else
+    # One --product per build: swift build keeps only the last one it is given.
+    for product in $(printf '%s\n' "${products[@]}" | sort -u); do
+        (cd Integration/Benchmarks && with_lock swift build -c release -q --product "$product")
+    done
+fi
 bin="$(cd Integration/Benchmarks && swift build -c release --show-bin-path)"
-
-# nginx must not write a log line per request while we measure.
-Scripts/servers.sh stop >/dev/null 2>&1 || true
-COURIER_NGINX_ACCESS_LOG=off Scripts/servers.sh start
-trap 'Scripts/servers.sh stop >/dev/null 2>&1 || true' EXIT
-eval "$(Scripts/servers.sh env)"
 
 results="$(mktemp)"
 scratch="$(mktemp -d)"
-clients=(raw-curl courier-bench async-http-client urlsession-bench)
+cleanup() {
+    rm -rf "$scratch" "$results"
+    if [ "${servers_started:-0}" = 1 ]; then Scripts/servers.sh stop >/dev/null 2>&1 || true; fi
+}
+trap cleanup EXIT
 
-run() { # run CLIENT WORKLOAD ARGS...
+if selected clients || selected multipart; then
+    # nginx must not write a log line per request while we measure.
+    Scripts/servers.sh stop >/dev/null 2>&1 || true
+    servers_started=1
+    COURIER_NGINX_ACCESS_LOG=off Scripts/servers.sh start
+    eval "$(Scripts/servers.sh env)"
+fi
+
+# record CLIENT WORKLOAD SCHEME COMMAND...: one bounded run (a client that hangs is reported as failed,
+# not waited for); its JSON line, or its failure, goes to the results.
+record() {
+    local client="$1" workload="$2" scheme="$3"
+    shift 3
+    if with_lock timeout 300 "$@" >"$scratch/line" 2>"$scratch/stderr"; then
+        sed "s/^{/{\"scheme\":\"$scheme\",/" "$scratch/line" >>"$results"
+    else
+        printf '{"client":"%s","workload":"%s","error":%s}\n' "$client" "$workload" \
+            "$(python3 -c 'import json,sys; print(json.dumps(sys.stdin.read()[-300:]))' <"$scratch/stderr")" >>"$results"
+    fi
+}
+
+run() { # run CLIENT WORKLOAD ARGS...: $rounds rounds of one benchmark client
     local client="$1"; shift
     local executable="$bin/$client"
     [ "$client" = async-http-client ] && executable="$bin/ahc-bench"
     local round scheme=http
     case "$2" in https:*) scheme=https ;; esac
     for round in $(seq 1 "$rounds"); do
-        # A bounded run: a client that hangs is reported as failed, not waited for.
-        if timeout 300 "$executable" "$@" >"$scratch/line" 2>"$scratch/stderr"; then
-            sed "s/^{/{\"scheme\":\"$scheme\",/" "$scratch/line" >>"$results"
-        else
-            printf '{"client":"%s","workload":"%s","error":%s}\n' "$client" "$1" \
-                "$(python3 -c 'import json,sys; print(json.dumps(sys.stdin.read()[-300:]))' <"$scratch/stderr")" >>"$results"
-        fi
+        record "$client" "$1" "$scheme" "$executable" "$@"
     done
 }
 
-for client in "${clients[@]}"; do
-    log "benchmark: $client"
-    n=$small; n1=$small_serial
-    if [ "$client" = urlsession-bench ]; then n=$slow_small; n1=$slow_small; fi
-    run "$client" small "$COURIER_NGINX_URL/json" 1 "$n1"
-    run "$client" small "$COURIER_NGINX_URL/json" 16 "$n"
-    # URLSession on Linux has no way to trust a private CA (it refuses the test server's
-    # certificate, and hangs under concurrency), so it sits the HTTPS run out.
-    if [ "$client" != urlsession-bench ]; then
-        run "$client" small "$COURIER_TLS_URL/json" 16 "$n" "$COURIER_CA_FILE"
-    fi
-    run "$client" download-memory "$COURIER_NGINX_URL/files/256m.bin"
-    run "$client" download-file "$COURIER_NGINX_URL/files/256m.bin" "$scratch/download.bin"
-    run "$client" upload "$COURIER_NGINX_URL/upload" "$COURIER_FILES_DIR/256m.bin"
-done
+if selected clients; then
+    for client in raw-curl courier-bench async-http-client urlsession-bench; do
+        log "benchmark: $client"
+        n=$small; n1=$small_serial
+        if [ "$client" = urlsession-bench ]; then n=$slow_small; n1=$slow_small; fi
+        run "$client" small "$COURIER_NGINX_URL/json" 1 "$n1"
+        run "$client" small "$COURIER_NGINX_URL/json" 16 "$n"
+        # URLSession on Linux has no way to trust a private CA (it refuses the test server's
+        # certificate, and hangs under concurrency), so it sits the HTTPS run out.
+        if [ "$client" != urlsession-bench ]; then
+            run "$client" small "$COURIER_TLS_URL/json" 16 "$n" "$COURIER_CA_FILE"
+        fi
+        run "$client" download-memory "$COURIER_NGINX_URL/files/256m.bin"
+        run "$client" download-file "$COURIER_NGINX_URL/files/256m.bin" "$scratch/download.bin"
+        run "$client" upload "$COURIER_NGINX_URL/upload" "$COURIER_FILES_DIR/256m.bin"
+    done
+fi
 
-table="$(python3 Scripts/lib/bench_report.py "$results")"
-printf '%s\n' "$table"
+if selected multipart; then
+    # 1g.bin: 1 GiB of random bytes (openssl rand), written once by servers.sh into the state directory's
+    # files; read once here so that every round finds it in the page cache.
+    file="$COURIER_FILES_DIR/1g.bin"
+    cat "$file" >/dev/null
+    curl_command=(curl -F comment=courier-bench -F "file=@$file" "$COURIER_NGINX_URL/upload")
+    log "benchmark: 1 GiB multipart upload, Courier and curl -F, $multipart_rounds interleaved rounds"
+    # One untimed upload first: nginx's first pass through its temporary body file is the slowest.
+    with_lock python3 Scripts/lib/curl_cli_bench.py multipart-upload -- "${curl_command[@]}" >/dev/null 2>&1 || true
+    for round in $(seq 1 "$multipart_rounds"); do
+        # Alternate who goes first, so neither always follows the other's upload.
+        if [ $((round % 2)) = 1 ]; then
+            record courier-bench multipart-upload http "$bin/courier-bench" multipart-upload "$COURIER_NGINX_URL/upload" "$file"
+            record curl-cli multipart-upload http python3 Scripts/lib/curl_cli_bench.py multipart-upload -- "${curl_command[@]}"
+        else
+            record curl-cli multipart-upload http python3 Scripts/lib/curl_cli_bench.py multipart-upload -- "${curl_command[@]}"
+            record courier-bench multipart-upload http "$bin/courier-bench" multipart-upload "$COURIER_NGINX_URL/upload" "$file"
+        fi
+    done
+fi
+
+if selected serialization; then
+    log "benchmark: query-string serialization, Courier and Foundation's URLComponents"
+    record serialization-bench query-string none "$bin/serialization-bench" --rounds "$serialization_rounds"
+    cat "$scratch/stderr" >&2
+fi
+
+python3 Scripts/lib/bench_report.py "$results"
 if [ "$write" = 1 ]; then
     python3 Scripts/lib/bench_report.py "$results" --write docs/performance.md
     log "wrote docs/performance.md"
 fi
-rm -rf "$scratch" "$results"

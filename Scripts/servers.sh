@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Starts and stops Courier's local test servers (Integration/Servers/README.md), all on 127.0.0.1:
 # httpbin (gunicorn), nginx (plain HTTP/1.1, h2c, TLS with HTTP/2 + HTTP/1.1, a Unix socket, big files),
-# the fault server and the forward proxy.
+# the fault server, the forward proxy and the upload sink.
 #
 # Usage: Scripts/servers.sh start|stop|status|env
 #   start   generates what is missing (certificates, big files), starts what is not running, waits until
@@ -12,8 +12,9 @@
 #
 # Environment: COURIER_STATE_DIR (default $COURIER_ROOT/.build-servers), COURIER_HTTPBIN_PORT (18080),
 # COURIER_NGINX_PORT (18081), COURIER_H2C_PORT (18082), COURIER_TLS_PORT (18083), COURIER_FAULT_PORT (18084),
-# COURIER_PROXY_PORT (18085), COURIER_HTTPBIN_WORKERS (2, each with 8 threads), COURIER_NGINX_WORKERS (1),
-# COURIER_NGINX_ACCESS_LOG (on; "off" for benchmarks that must not write a line per request).
+# COURIER_PROXY_PORT (18085), COURIER_SINK_PORT (18086), COURIER_HTTPBIN_WORKERS (2, each with 8 threads),
+# COURIER_NGINX_WORKERS (1), COURIER_NGINX_ACCESS_LOG (on; "off" for benchmarks that must not write a line
+# per request).
 # `start` records the settings it used in the state directory; `env`, `status` and `stop` use them unless
 # overridden, and so does a `start` while servers run (one with other settings then fails: stop first).
 set -euo pipefail
@@ -28,7 +29,7 @@ CERTS="$STATE/certs"
 FILES="$STATE/files"
 LOGS="$STATE/logs"
 SOCKET="$STATE/nginx.sock"
-SERVERS=(httpbin nginx fault proxy)
+SERVERS=(httpbin nginx fault proxy sink)
 
 # What a live server's command line contains, so a recycled pid is never taken for (or killed as) one.
 signature() {
@@ -37,6 +38,7 @@ signature() {
         nginx) echo "nginx: master process" ;;
         fault) echo "fault_server.py" ;;
         proxy) echo "proxy_server.py" ;;
+        sink) echo "upload_sink.py" ;;
     esac
 }
 log_of() { echo "$LOGS/$1.log"; }
@@ -77,10 +79,11 @@ H2C_PORT="$(setting COURIER_H2C_PORT 18082)"
 TLS_PORT="$(setting COURIER_TLS_PORT 18083)"
 FAULT_PORT="$(setting COURIER_FAULT_PORT 18084)"
 PROXY_PORT="$(setting COURIER_PROXY_PORT 18085)"
+SINK_PORT="$(setting COURIER_SINK_PORT 18086)"
 HTTPBIN_WORKERS="$(setting COURIER_HTTPBIN_WORKERS 2)"
 NGINX_WORKERS="$(setting COURIER_NGINX_WORKERS 1)"
 NGINX_ACCESS_LOG="$(setting COURIER_NGINX_ACCESS_LOG on)"
-for port in "$HTTPBIN_PORT" "$NGINX_PORT" "$H2C_PORT" "$TLS_PORT" "$FAULT_PORT" "$PROXY_PORT" \
+for port in "$HTTPBIN_PORT" "$NGINX_PORT" "$H2C_PORT" "$TLS_PORT" "$FAULT_PORT" "$PROXY_PORT" "$SINK_PORT" \
     "$HTTPBIN_WORKERS" "$NGINX_WORKERS"; do
     [[ "$port" =~ ^[1-9][0-9]*$ ]] && [ "$port" -le 65535 ] ||
         die "not a port or a count: '$port' (check the COURIER_*_PORT and COURIER_*_WORKERS variables)"
@@ -93,6 +96,7 @@ TLS_URL="https://127.0.0.1:$TLS_PORT"
 TLS_LOCALHOST_URL="https://localhost:$TLS_PORT"
 FAULT_URL="http://127.0.0.1:$FAULT_PORT"
 PROXY_URL="http://127.0.0.1:$PROXY_PORT"
+SINK_URL="http://127.0.0.1:$SINK_PORT"
 
 # --- processes ---------------------------------------------------------------------------------------
 
@@ -144,6 +148,7 @@ probe() {
             "${curl[@]}" --unix-socket "$SOCKET" "http://localhost/get" ;;
         fault) pid_of fault >/dev/null && "${curl[@]}" "$FAULT_URL/health" ;;
         proxy) pid_of proxy >/dev/null && "${curl[@]}" "$PROXY_URL/health" ;;
+        sink) pid_of sink >/dev/null && "${curl[@]}" "$SINK_URL/health" ;;
     esac
 }
 
@@ -244,6 +249,7 @@ COURIER_H2C_PORT=$H2C_PORT
 COURIER_TLS_PORT=$TLS_PORT
 COURIER_FAULT_PORT=$FAULT_PORT
 COURIER_PROXY_PORT=$PROXY_PORT
+COURIER_SINK_PORT=$SINK_PORT
 COURIER_HTTPBIN_WORKERS=$HTTPBIN_WORKERS
 COURIER_NGINX_WORKERS=$NGINX_WORKERS
 COURIER_NGINX_ACCESS_LOG=$NGINX_ACCESS_LOG
@@ -287,6 +293,7 @@ cmd_start() {
             nginx) port_free "$NGINX_PORT" nginx; port_free "$H2C_PORT" "nginx h2c"; port_free "$TLS_PORT" "nginx TLS" ;;
             fault) port_free "$FAULT_PORT" "the fault server" ;;
             proxy) port_free "$PROXY_PORT" "the proxy" ;;
+            sink) port_free "$SINK_PORT" "the upload sink" ;;
         esac
     done
     for name in "${started[@]}"; do
@@ -295,6 +302,7 @@ cmd_start() {
             nginx) start_nginx ;;
             fault) start_python_server fault fault_server.py "$FAULT_PORT" ;;
             proxy) start_python_server proxy proxy_server.py "$PROXY_PORT" ;;
+            sink) start_python_server sink upload_sink.py "$SINK_PORT" ;;
         esac
     done
 
@@ -302,6 +310,7 @@ cmd_start() {
     wait_until_ready nginx 10
     wait_until_ready fault 10
     wait_until_ready proxy 10
+    wait_until_ready sink 10
     if [ ${#started[@]} -eq 0 ]; then
         log "servers already running (state in $STATE)"
     else
@@ -311,7 +320,7 @@ cmd_start() {
 
 cmd_stop() {
     local name
-    for name in proxy fault nginx httpbin; do stop_server "$name"; done
+    for name in sink proxy fault nginx httpbin; do stop_server "$name"; done
     log "servers stopped"
 }
 
@@ -323,6 +332,7 @@ cmd_status() {
             nginx) where="$NGINX_URL (HTTP/1.1), $H2C_URL (h2c), $TLS_URL (TLS), unix:$SOCKET" ;;
             fault) where="$FAULT_URL" ;;
             proxy) where="$PROXY_URL" ;;
+            sink) where="$SINK_URL" ;;
         esac
         if pid="$(pid_of "$name")"; then
             printf '%-8s running  pid %-7s %s\n' "$name" "$pid" "$where"
@@ -338,7 +348,7 @@ cmd_env() {
     local name value
     for name in COURIER_HTTPBIN_URL=HTTPBIN_URL COURIER_NGINX_URL=NGINX_URL COURIER_H2C_URL=H2C_URL \
         COURIER_TLS_URL=TLS_URL COURIER_TLS_LOCALHOST_URL=TLS_LOCALHOST_URL COURIER_FAULT_URL=FAULT_URL \
-        COURIER_PROXY_URL=PROXY_URL; do
+        COURIER_PROXY_URL=PROXY_URL COURIER_SINK_URL=SINK_URL; do
         value="${name#*=}"
         printf 'export %s=%q\n' "${name%%=*}" "${!value}"
     done

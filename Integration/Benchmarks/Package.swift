@@ -2,8 +2,10 @@
 import PackageDescription
 
 /// Courier's benchmarks: the same workloads run by Courier, a raw libcurl client in C, URLSession
-/// (FoundationNetworking) and AsyncHTTPClient, each as its own process. Run by Scripts/bench.sh,
-/// which builds this package in release mode and writes docs/performance.md's table.
+/// (FoundationNetworking) and AsyncHTTPClient, each as its own process; Courier's multipart upload
+/// (against the curl command-line tool's `-F`); and `serialization-bench`, Courier's query strings
+/// against Foundation's `URLComponents`. Run by Scripts/bench.sh, which builds this package in
+/// release mode and writes docs/performance.md's tables.
 let package = Package(
     name: "CourierBenchmarks",
     dependencies: [
@@ -25,6 +27,7 @@ let package = Package(
                 "BenchSupport",
                 .product(name: "CourierCore", package: "Courier"),
                 .product(name: "CourierCurl", package: "Courier"),
+                .product(name: "CourierMultipart", package: "Courier"),
             ],
             path: "Sources/courier-bench"
         ),
@@ -35,6 +38,15 @@ let package = Package(
                 .product(name: "CourierResponseSerialization", package: "Courier"),
             ],
             path: "Sources/json-bench"
+        ),
+        .executableTarget(
+            name: "serialization-bench",
+            dependencies: [
+                "BenchSupport",
+                .product(name: "CourierCore", package: "Courier"),
+                .product(name: "CourierRequestSerialization", package: "Courier"),
+            ],
+            path: "Sources/serialization-bench"
         ),
         .executableTarget(name: "urlsession-bench", dependencies: ["BenchSupport"], path: "Sources/urlsession-bench"),
         .executableTarget(

@@ -108,11 +108,25 @@ check "proxy keeps the client connection" "$(p -o /dev/null -o /dev/null -w '%{n
 check "proxy refuses other hosts" "$(p -o /dev/null -w '%{http_code}' http://127.0.0.2:9/get)" 403
 check "proxy refuses CONNECT" "$(p -m 3 -p -o /dev/null -w '%{http_code}' http://127.0.0.1:9/ 2>/dev/null)" '405|000'
 
+# the upload sink
+S="$COURIER_SINK_URL"
+sum_1m="$(grep ' 1m.bin$' "$COURIER_FILES_DIR/SHA256SUMS" | cut -c1-64)"
+check "sink /health" "$(c "$S/health")" ok
+check "sink POST 1 MiB" "$(c -m 10 -H 'Content-Type: application/x-test' --data-binary "@$COURIER_FILES_DIR/1m.bin" "$S/any/path")" \
+    "\\{\"length\": 1048576, \"sha256\": \"$sum_1m\", \"content_type\": \"application/x-test\", \"method\": \"POST\", \"chunked\": false\\}"
+check "sink PUT chunked 1 MiB" "$(c -m 10 -T "$COURIER_FILES_DIR/1m.bin" -H 'Transfer-Encoding: chunked' "$S/")" \
+    "\\{\"length\": 1048576, \"sha256\": \"$sum_1m\", \"content_type\": null, \"method\": \"PUT\", \"chunked\": true\\}"
+check "sink multipart (curl -F)" "$(c -m 10 -F "file=@$COURIER_FILES_DIR/1m.bin" -F note=hi "$S/upload" | grep -c '"content_type": "multipart/form-data; boundary=')" 1
+check "sink empty POST" "$(c -m 10 -X POST "$S/")" '.*"length": 0, "sha256": "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855".*'
+check "sink GET elsewhere: 405" "$(c -o /dev/null -w '%{http_code}' "$S/nope")" 405
+
 if [ "$BIG" -eq 1 ]; then
     for file in 256m.bin 1g.bin; do
         check "nginx /files/$file" "$(c "$COURIER_NGINX_URL/files/$file" | sha256sum | cut -c1-64)" \
             "$(grep " $file\$" "$COURIER_FILES_DIR/SHA256SUMS" | cut -c1-64)"
     done
+    check "sink POST 1g.bin" "$(c -m 120 -X POST -T "$COURIER_FILES_DIR/1g.bin" "$S/" | grep -o '"sha256": "[0-9a-f]*"' | cut -c12-75)" \
+        "$(grep ' 1g.bin$' "$COURIER_FILES_DIR/SHA256SUMS" | cut -c1-64)"
 fi
 
 echo "$passed passed, $failed failed"

@@ -1,9 +1,17 @@
 #!/usr/bin/env python3
-"""Turns the JSON lines of Scripts/bench.sh into the Markdown table of docs/performance.md.
+"""Turns the JSON lines of Scripts/bench.sh into the Markdown tables of docs/performance.md.
 
-Each (client, workload, concurrency) keeps the median of its rounds; ratios are to the raw
-libcurl client of the same run. `--write FILE` replaces the text between the markers
-`<!-- bench:start -->` and `<!-- bench:end -->` in FILE.
+Three tables, one per benchmark of bench.sh, each between its own markers in the file:
+- clients (`<!-- bench:start -->` … `<!-- bench:end -->`): each (client, workload, concurrency)
+  keeps the median of its rounds; ratios are to the raw libcurl client of the same run.
+- multipart (`<!-- bench-multipart:start -->` … `<!-- bench-multipart:end -->`): the 1 GiB
+  multipart upload, Courier against the curl command-line tool's -F; medians of the rounds, ratios
+  to curl.
+- serialization (`<!-- bench-serialization:start -->` … `<!-- bench-serialization:end -->`):
+  serialization-bench's medians, Courier's QueryString against Foundation's URLComponents.
+
+`--write FILE` replaces the text between the markers of each benchmark that has results (or
+failures) in this run, and leaves the others as they are.
 """
 import json
 import os
@@ -13,9 +21,17 @@ import subprocess
 import sys
 from datetime import datetime, timezone
 
-START, END = "<!-- bench:start -->", "<!-- bench:end -->"
 NAMES = {"raw-libcurl": "raw libcurl (C)", "courier": "Courier", "async-http-client": "AsyncHTTPClient",
-         "urlsession": "URLSession"}
+         "urlsession": "URLSession", "curl-cli": "curl -F (command-line tool)", "courier-bench": "Courier",
+         "raw-curl": "raw libcurl (C)", "urlsession-bench": "URLSession", "serialization-bench": "serialization-bench"}
+MARKERS = {"clients": ("<!-- bench:start -->", "<!-- bench:end -->"),
+           "multipart": ("<!-- bench-multipart:start -->", "<!-- bench-multipart:end -->"),
+           "serialization": ("<!-- bench-serialization:start -->", "<!-- bench-serialization:end -->")}
+
+
+def group_of(row):
+    """Which benchmark of bench.sh a result line belongs to."""
+    return {"multipart-upload": "multipart", "query-string": "serialization"}.get(row["workload"], "clients")
 ORDER = ["raw-libcurl", "courier", "async-http-client", "urlsession"]
 
 
@@ -43,9 +59,7 @@ def load(path):
     return rows, errors
 
 
-def main():
-    path = sys.argv[1]
-    rows, errors = load(path)
+def clients_table(rows, errors):
     for row in rows:
         row["https"] = row.get("scheme") == "https"
     groups = {}
@@ -92,27 +106,120 @@ def main():
                 note += f", {f['failures']} failed"
             out.append(f"| {name} | {NAMES.get(client, client)} | {f['rps']:.0f} | {f['mbps']:.1f} | "
                        f"{f['cpu_us']:.1f} | {f['rss_mib']:.1f} | {connections} | {note} |")
-    for error in errors:
-        out.append(f"\nFailed: {NAMES.get(error['client'], error['client'])} {error['workload']}: "
-                   f"`{error['error'].strip()[-200:]}`")
+    out += failures(errors)
+    return header("medians of the rounds; client and nginx share the machine") + "\n" + "\n".join(out)
+
+
+def failures(errors):
+    return [f"\nFailed: {NAMES.get(error['client'], error['client'])} {error['workload']}: "
+            f"`{error['error'].strip()[-200:]}`" for error in errors]
+
+
+def curl_version():
     try:
-        curl = subprocess.run(["curl", "--version"], capture_output=True, text=True).stdout.splitlines()[0]
-    except OSError:
-        curl = "curl: unknown"
-    header = (f"Measured {datetime.now(timezone.utc).strftime('%Y-%m-%d %H:%M UTC')} on {os.cpu_count()} cores "
-              f"({platform.machine()}, {platform.release()}), {curl.split(' (')[0]}; medians of the rounds; "
-              f"client and nginx share the machine.\n")
-    table = header + "\n" + "\n".join(out)
+        return subprocess.run(["curl", "--version"], capture_output=True, text=True).stdout.splitlines()[0].split(" (")[0]
+    except (OSError, IndexError):
+        return "curl: unknown"
+
+
+def swift_version():
+    try:
+        text = subprocess.run(["swift", "--version"], capture_output=True, text=True).stdout
+        return next(line for line in text.splitlines() if "Swift version" in line).split(" (")[0].strip()
+    except (OSError, StopIteration):
+        return "Swift: unknown"
+
+
+def header(what):
+    return (f"Measured {datetime.now(timezone.utc).strftime('%Y-%m-%d %H:%M UTC')} on {os.cpu_count()} cores "
+            f"({platform.machine()}, {platform.release()}), {curl_version()}, {swift_version()}; {what}.\n")
+
+
+def multipart_table(rows, errors):
+    """Courier against curl -F: median MB/s (and the rounds' range), CPU and peak RSS, ratios to curl."""
+    by_client = {}
+    for row in rows:
+        by_client.setdefault(row["client"], []).append(row)
+    figures = {}
+    for client, runs in by_client.items():
+        rates = sorted(r["bytes"] / r["seconds"] / 1e6 for r in runs if r["seconds"])
+        figures[client] = {
+            "mbps": statistics.median(rates), "low": rates[0], "high": rates[-1], "rounds": len(runs),
+            "cpu": statistics.median(r["cpu_seconds"] for r in runs),
+            "rss": statistics.median(r["max_rss_kib"] for r in runs) / 1024,
+            "rss_max": max(r["max_rss_kib"] for r in runs) / 1024,
+            "bytes": runs[0]["bytes"],
+            "failures": sum(r.get("failures", 0) for r in runs),
+        }
+    base = figures.get("curl-cli")
+    out = ["| client | MB/s (median) | MB/s (slowest–fastest round) | client CPU s | peak RSS MiB (max of rounds) "
+           "| body bytes | vs curl -F: MB/s | CPU | RSS |",
+           "|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    for client in ["curl-cli", "courier"]:
+        f = figures.get(client)
+        if not f:
+            continue
+
+        def ratio(key):
+            return f"{f[key] / base[key]:.2f}×" if base and base[key] else "n/a"
+        note = f", {f['failures']} failed" if f["failures"] else ""
+        out.append(f"| {NAMES[client]} | {f['mbps']:.0f} | {f['low']:.0f}–{f['high']:.0f} | {f['cpu']:.2f} | "
+                   f"{f['rss']:.1f} ({f['rss_max']:.1f}) | {f['bytes']} | {ratio('mbps')}{note} | {ratio('cpu')} | "
+                   f"{ratio('rss')} |")
+    out += failures(errors)
+    rounds = max((f["rounds"] for f in figures.values()), default=0)
+    return header(f"{rounds} interleaved rounds, medians; client and nginx share the machine") + "\n" + "\n".join(out)
+
+
+def serialization_table(rows, errors):
+    out = []
+    for row in rows:
+        ratio = row["foundation_us"] / row["courier_us"] if row["courier_us"] else float("nan")
+        out += [
+            f"{row['pairs']} name–value pairs ({row['users']} users); {row['rounds']} rounds of {row['batch']} calls "
+            "per side, the sides alternating; figures are per call (one whole query string).\n",
+            "| side | what is timed | median µs | fastest round µs | query bytes | speed vs URLComponents |",
+            "|---|---|---:|---:|---:|---:|",
+            f"| Courier | `QueryString.encode(tree)` | {row['courier_us']:.0f} | {row['courier_min_us']:.0f} | "
+            f"{row['courier_bytes']} | {ratio:.2f}× |",
+            f"| Foundation | walk the tree (sorted keys, bracketed names) → `[URLQueryItem]` → "
+            f"`URLComponents.queryItems` → `percentEncodedQuery` | {row['foundation_us']:.0f} | "
+            f"{row['foundation_min_us']:.0f} | {row['foundation_bytes']} | 1.00× |",
+            "",
+            f"Escaped by Courier only: `{row['escaped_by_courier_only']}`; by Foundation only: "
+            f"`{row['escaped_by_foundation_only'] or 'none'}`. Foundation's query decodes to the same pairs: "
+            f"{'yes' if row['foundation_round_trips'] else 'no'}.",
+        ]
+    out += failures(errors)
+    return header("no server, one process") + "\n" + "\n".join(out)
+
+
+def replace_block(text, group, table):
+    start, end = MARKERS[group]
+    if start not in text:
+        text += f"\n{start}\n{end}\n"
+    before, rest = text.split(start, 1)
+    _, after = rest.split(end, 1)
+    return f"{before}{start}\n{table}\n{end}{after}"
+
+
+def main():
+    rows, errors = load(sys.argv[1])
+    tables = {}
+    builders = {"clients": clients_table, "multipart": multipart_table, "serialization": serialization_table}
+    for group, build in builders.items():
+        group_rows = [r for r in rows if group_of(r) == group]
+        group_errors = [e for e in errors if group_of(e) == group]
+        if group_rows or group_errors:
+            tables[group] = build(group_rows, group_errors)
     if len(sys.argv) > 3 and sys.argv[2] == "--write":
         target = sys.argv[3]
-        text = open(target).read() if os.path.exists(target) else f"# Performance\n\n{START}\n{END}\n"
-        if START not in text:
-            text += f"\n{START}\n{END}\n"
-        before, rest = text.split(START, 1)
-        _, after = rest.split(END, 1)
-        open(target, "w").write(f"{before}{START}\n{table}\n{END}{after}")
+        text = open(target).read() if os.path.exists(target) else "# Performance\n"
+        for group, table in tables.items():
+            text = replace_block(text, group, table)
+        open(target, "w").write(text)
     else:
-        print(table)
+        print("\n\n".join(tables.values()))
 
 
 if __name__ == "__main__":

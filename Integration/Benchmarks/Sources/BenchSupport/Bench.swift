@@ -2,9 +2,13 @@ import Foundation
 
 /// What one benchmark run does, parsed from the command line shared by every client:
 /// `small URL CONCURRENCY REQUESTS [CAFILE]`, `download-memory URL [CAFILE]`,
-/// `download-file URL OUTPUT [CAFILE]`, `upload URL FILE [CAFILE]`.
+/// `download-file URL OUTPUT [CAFILE]`, `upload URL FILE [CAFILE]`, and for Courier alone
+/// `multipart-upload URL FILE [CAFILE]` (a `multipart/form-data` POST of the file and a text field).
 public struct Workload: Sendable {
-    public enum Kind: String, Sendable { case small, downloadMemory = "download-memory", downloadFile = "download-file", upload }
+    public enum Kind: String, Sendable {
+        case small, downloadMemory = "download-memory", downloadFile = "download-file", upload
+        case multipartUpload = "multipart-upload"
+    }
     public let kind: Kind
     public let url: String
     public let concurrency: Int
@@ -14,7 +18,7 @@ public struct Workload: Sendable {
 
     public static func parse(_ arguments: [String] = Array(CommandLine.arguments.dropFirst())) -> Workload {
         guard arguments.count >= 2, let kind = Kind(rawValue: arguments[0]) else {
-            FileHandle.standardError.write(Data("usage: small URL C N [CA] | download-memory URL [CA] | download-file URL OUT [CA] | upload URL FILE [CA]\n".utf8))
+            FileHandle.standardError.write(Data("usage: small URL C N [CA] | download-memory URL [CA] | download-file URL OUT [CA] | upload URL FILE [CA] | multipart-upload URL FILE [CA]\n".utf8))
             exit(2)
         }
         let url = arguments[1]
@@ -24,11 +28,17 @@ public struct Workload: Sendable {
             return Workload(kind: kind, url: url, concurrency: c, requests: n, path: nil, caFile: arguments.count > 4 ? arguments[4] : nil)
         case .downloadMemory:
             return Workload(kind: kind, url: url, concurrency: 1, requests: 1, path: nil, caFile: arguments.count > 2 ? arguments[2] : nil)
-        case .downloadFile, .upload:
+        case .downloadFile, .upload, .multipartUpload:
             guard arguments.count >= 3 else { exit(2) }
             return Workload(kind: kind, url: url, concurrency: 1, requests: 1, path: arguments[2], caFile: arguments.count > 3 ? arguments[3] : nil)
         }
     }
+}
+
+/// Exits with status 2 for a workload this client does not implement.
+public func unsupported(_ workload: Workload, client: String) -> Never {
+    FileHandle.standardError.write(Data("\(client): workload \(workload.kind.rawValue) is not implemented\n".utf8))
+    exit(2)
 }
 
 /// Runs `count` operations with at most `concurrency` in flight.

@@ -16,6 +16,8 @@ let counter = ResponseTally()
 let start = now()
 do {
     switch workload.kind {
+    case .multipartUpload:
+        unsupported(workload, client: "ahc-bench")
     case .small, .downloadMemory:
         try await runConcurrently(count: workload.requests, concurrency: workload.concurrency) {
             let response = try await client.execute(HTTPClientRequest(url: workload.url), timeout: .seconds(600))

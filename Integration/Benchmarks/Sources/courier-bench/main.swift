@@ -1,6 +1,7 @@
 import BenchSupport
 import CourierCore
 import CourierCurl
+import CourierMultipart
 import Foundation
 import HTTPTypes
 import Synchronization
@@ -50,6 +51,15 @@ nonisolated func measure() async throws {
             tally.record(response.metrics, status: response.status.code)
         case .upload:
             let response = try await session.uploadTask(with: request, from: .file(path: workload.path ?? "")).response
+            tally.record(response.metrics, status: response.status.code)
+        case .multipartUpload:
+            // What `curl -F comment=courier-bench -F file=@FILE` sends: a text field, then the file
+            // (read lazily while the body is sent), as a POST with Content-Length.
+            var form = MultipartFormData()
+            form.append("courier-bench", name: "comment")
+            try form.appendFile(at: workload.path ?? "", name: "file")
+            let serialized = try form.serialize(HTTPRequest(method: .post, url: url))
+            let response = try await session.data(for: serialized.request, body: serialized.body)
             tally.record(response.metrics, status: response.status.code)
         }
     }

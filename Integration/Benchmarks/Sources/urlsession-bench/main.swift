@@ -13,6 +13,8 @@ guard let url = URL(string: workload.url) else { exit(2) }
 let counter = ResponseTally()
 let start = now()
 switch workload.kind {
+case .multipartUpload:
+    unsupported(workload, client: "urlsession-bench")
 case .small, .downloadMemory:
     try await runConcurrently(count: workload.requests, concurrency: workload.concurrency) {
         let (data, response) = try await session.data(from: url)
