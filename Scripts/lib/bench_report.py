@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Turns the JSON lines of Scripts/bench.sh into the Markdown tables of docs/performance.md.
 
-Three tables, one per benchmark of bench.sh, each between its own markers in the file:
+Four tables, one per benchmark of bench.sh, each between its own markers in the file:
 - clients (`<!-- bench:start -->` … `<!-- bench:end -->`): each (client, workload, concurrency)
   keeps the median of its rounds; ratios are to the raw libcurl client of the same run.
 - multipart (`<!-- bench-multipart:start -->` … `<!-- bench-multipart:end -->`): the 1 GiB
@@ -9,6 +9,8 @@ Three tables, one per benchmark of bench.sh, each between its own markers in the
   to curl.
 - serialization (`<!-- bench-serialization:start -->` … `<!-- bench-serialization:end -->`):
   serialization-bench's medians, Courier's QueryString against Foundation's URLComponents.
+- json (`<!-- bench-json:start -->` … `<!-- bench-json:end -->`): json-bench's medians, Courier's JSON
+  and Decodable serializers against JSONSerialization and JSONDecoder on the same 50 MB body.
 
 `--write FILE` replaces the text between the markers of each benchmark that has results (or
 failures) in this run, and leaves the others as they are.
@@ -26,12 +28,13 @@ NAMES = {"raw-libcurl": "raw libcurl (C)", "courier": "Courier", "async-http-cli
          "raw-curl": "raw libcurl (C)", "urlsession-bench": "URLSession", "serialization-bench": "serialization-bench"}
 MARKERS = {"clients": ("<!-- bench:start -->", "<!-- bench:end -->"),
            "multipart": ("<!-- bench-multipart:start -->", "<!-- bench-multipart:end -->"),
-           "serialization": ("<!-- bench-serialization:start -->", "<!-- bench-serialization:end -->")}
+           "serialization": ("<!-- bench-serialization:start -->", "<!-- bench-serialization:end -->"),
+           "json": ("<!-- bench-json:start -->", "<!-- bench-json:end -->")}
 
 
 def group_of(row):
     """Which benchmark of bench.sh a result line belongs to."""
-    return {"multipart-upload": "multipart", "query-string": "serialization"}.get(row["workload"], "clients")
+    return {"multipart-upload": "multipart", "query-string": "serialization", "json-parse": "json"}.get(row["workload"], "clients")
 ORDER = ["raw-libcurl", "courier", "async-http-client", "urlsession"]
 
 
@@ -194,6 +197,24 @@ def serialization_table(rows, errors):
     return header("no server, one process") + "\n" + "\n".join(out)
 
 
+def json_table(rows, errors):
+    out = []
+    if rows:
+        size = rows[0]["megabytes"]
+        out += [
+            f"A generated {size:.0f} MB JSON document (an array of user-like records: strings with escapes and "
+            "non-ASCII, integers, doubles, booleans, nulls, nesting), parsed in one process; median of the rounds. "
+            "Courier's serializers read the DataResponse's own buffer (no copy of the body); the baselines get the "
+            "same `Data`. The last column is the baseline's time over Courier's (≥ 0.95 is the target).\n",
+            "| parser | seconds | MB/s | vs Courier |",
+            "|---|---:|---:|---:|",
+        ]
+        for row in rows:
+            out.append(f"| {row['parser']} | {row['seconds']:.3f} | {row['mb_per_s']:.1f} | {row['baseline_over_courier']:.2f}× |")
+    out += failures(errors)
+    return header("no server, one process") + "\n" + "\n".join(out)
+
+
 def replace_block(text, group, table):
     start, end = MARKERS[group]
     if start not in text:
@@ -206,7 +227,8 @@ def replace_block(text, group, table):
 def main():
     rows, errors = load(sys.argv[1])
     tables = {}
-    builders = {"clients": clients_table, "multipart": multipart_table, "serialization": serialization_table}
+    builders = {"clients": clients_table, "multipart": multipart_table, "serialization": serialization_table,
+                "json": json_table}
     for group, build in builders.items():
         group_rows = [r for r in rows if group_of(r) == group]
         group_errors = [e for e in errors if group_of(e) == group]
