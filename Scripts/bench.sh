@@ -88,14 +88,27 @@ record() {
     fi
 }
 
+# accepted_connections: how many TCP connections nginx has accepted since it started (stub_status).
+accepted_connections() {
+    curl -s --max-time 5 "$COURIER_NGINX_URL/nginx_status" | awk 'NR == 3 { print $1 }'
+}
+
 run() { # run CLIENT WORKLOAD ARGS...: $rounds rounds of one benchmark client
     local client="$1"; shift
     local executable="$bin/$client"
     [ "$client" = async-http-client ] && executable="$bin/ahc-bench"
-    local round scheme=http
+    local round scheme=http before after lines
     case "$2" in https:*) scheme=https ;; esac
     for round in $(seq 1 "$rounds"); do
+        # The server counts every client's connections alike: the accepts during the run, less the
+        # status request that reads the second count.
+        before="$(accepted_connections)"
+        lines="$(wc -l <"$results")"
         record "$client" "$1" "$scheme" "$executable" "$@"
+        after="$(accepted_connections)"
+        if [ -n "$before" ] && [ -n "$after" ] && [ "$(wc -l <"$results")" -gt "$lines" ]; then
+            sed -i "\$s/^{/{\"server_connections\":$((after - before - 1)),/" "$results"
+        fi
     done
 }
 

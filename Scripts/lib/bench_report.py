@@ -81,7 +81,9 @@ def clients_table(rows, errors):
             "mbps": median(runs, "bytes") / seconds / 1e6 if seconds else 0,
             "cpu_us": median(runs, "cpu_seconds") / requests * 1e6,
             "rss_mib": median(runs, "max_rss_kib") / 1024,
-            "connections": runs[0].get("connections"),
+            # nginx's own count (stub_status accepts during the run) when bench.sh read it; the
+            # client's report otherwise. Every round's count, so a varying one shows.
+            "connections": sorted({r.get("server_connections", r.get("connections")) for r in runs} - {None}),
             "failures": max(r.get("failures", 0) for r in runs),
         }
     scenarios = []
@@ -91,7 +93,7 @@ def clients_table(rows, errors):
             scenarios.append(name)
 
     out = []
-    out.append("| scenario | client | req/s | MB/s | client CPU µs/req | peak RSS MiB | TCP connections | vs raw libcurl |")
+    out.append("| scenario | client | req/s | MB/s | client CPU µs/req | peak RSS MiB | TCP connections (nginx) | vs raw libcurl |")
     out.append("|---|---|---:|---:|---:|---:|---:|---:|")
     for name in scenarios:
         base = figures.get((name, "raw-libcurl"))
@@ -103,7 +105,7 @@ def clients_table(rows, errors):
             metric = "rps" if small else "mbps"
             ratio = f[metric] / base[metric] if base and base[metric] else float("nan")
             cpu_ratio = f["cpu_us"] / base["cpu_us"] if base and base["cpu_us"] else float("nan")
-            connections = "n/a" if f["connections"] is None else str(f["connections"])
+            connections = "/".join(str(c) for c in f["connections"]) or "n/a"
             note = f"{ratio:.2f}×" + (f" (CPU {cpu_ratio:.2f}×)" if small else "")
             if f["failures"]:
                 note += f", {f['failures']} failed"
