@@ -63,6 +63,12 @@ let package = Package(
             path: "Modules/ResponseSerialization",
             swiftSettings: strictSettings
         ),
+        .systemLibrary(
+            name: "CLibXML2",
+            path: "Modules/CLibXML2",
+            pkgConfig: "libxml-2.0",
+            providers: [.apt(["libxml2-dev"])]
+        ),
         .target(
             name: "CourierTesting",
             dependencies: ["CourierCore", .product(name: "HTTPTypes", package: "swift-http-types")],
