@@ -19,6 +19,7 @@ let package = Package(
         .library(name: "CourierRequestSerialization", targets: ["CourierRequestSerialization"]),
         .library(name: "CourierMultipart", targets: ["CourierMultipart"]),
         .library(name: "CourierResponseSerialization", targets: ["CourierResponseSerialization"]),
+        .library(name: "CourierXML", targets: ["CourierXML"]),
         .library(name: "Courier", targets: ["Courier"]),
         .executable(name: "courier", targets: ["CourierCLI"]),
     ],
@@ -68,6 +69,15 @@ let package = Package(
             path: "Modules/CLibXML2",
             pkgConfig: "libxml-2.0",
             providers: [.apt(["libxml2-dev"])]
+        ),
+        .target(
+            name: "CourierXML",
+            dependencies: [
+                "CourierCore", "CourierResponseSerialization", "CLibXML2",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ],
+            path: "Modules/XML",
+            swiftSettings: strictSettings
         ),
         .target(
             name: "CourierTesting",
