@@ -136,6 +136,15 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .testTarget(
+            name: "CourierXMLTests",
+            dependencies: [
+                "CourierXML", "CourierResponseSerialization", "CourierCore", "CourierTesting", "CLibXML2",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ],
+            path: "Tests/XMLTests",
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
             name: "CourierCurlTests",
             dependencies: ["CourierCurl", "CourierCore", "CCurl", .product(name: "HTTPTypes", package: "swift-http-types")],
             path: "Tests/CurlTests",
