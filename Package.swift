@@ -98,7 +98,7 @@ let package = Package(
         .executableTarget(
             name: "CourierCLI",
             dependencies: [
-                "CourierCore", "CourierCurl", "CourierRequestSerialization", "CourierMultipart", "Courier",
+                "CourierCore", "CourierCurl", "CourierRequestSerialization", "CourierMultipart", "Courier", "CourierXML",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
