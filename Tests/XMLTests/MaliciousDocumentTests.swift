@@ -3,13 +3,12 @@ import CourierCore
 import CourierXML
 import FoundationEssentials
 import Glibc
-import Synchronization
 import Testing
 
 /// Every load libxml2 attempts in this process: a loader installed once, process-wide, that
 /// records the URL and refuses. Courier never loads anything, so the log must stay empty, which
 /// proves no file was opened and no connection made through libxml2's I/O.
-private let attemptedLoads = Mutex<[String]>([])
+private let attemptedLoads = Locked<[String]>([])
 private let recordingLoaderInstalled: Bool = {
     xmlSetExternalEntityLoader { url, _, _ in
         let address = url.map { String(cString: $0) } ?? "(nil)"

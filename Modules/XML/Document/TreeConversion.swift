@@ -1,15 +1,17 @@
 internal import CLibXML2
 
-/// A libxml2 document owned by Swift: non-copyable, so it is freed exactly once, by whoever
-/// holds it last.
+/// A libxml2 document owned by Swift, freed with the last reference.
 ///
 /// `@unchecked Sendable`: libxml2 trees are not thread-safe, so the pointer is read in two places
-/// only: by ``TreeConversion`` while ``XMLDocument/init(taking:)`` builds the document, before the
-/// document can be shared, and afterwards only inside the `Mutex` (``XMLDocument``'s `tree`) that
-/// holds this value. (The conformance lets the value move into that `Mutex`; region analysis
-/// cannot see that the parser it came from is gone.)
-struct OwnedDocument: ~Copyable, @unchecked Sendable {
+/// only: by ``TreeConversion`` while ``XMLDocument`` builds itself, before it can be shared, and
+/// afterwards only inside `withLock` of the `Locked` that holds this object (``XMLDocument``'s
+/// `tree`; `Locked` is Core's pthread mutex, which ThreadSanitizer can see).
+final class OwnedDocument: @unchecked Sendable {
     let pointer: xmlDocPtr
+
+    init(pointer: xmlDocPtr) {
+        self.pointer = pointer
+    }
 
     deinit { xmlFreeDoc(pointer) }
 }

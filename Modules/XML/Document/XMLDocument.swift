@@ -1,7 +1,6 @@
 import CourierCore
 import FoundationEssentials
 internal import CLibXML2
-import Synchronization
 
 /// A parsed XML document (DOM) with XPath queries: CourierXML's `AFXMLDocumentResponseSerializer`.
 ///
@@ -19,8 +18,9 @@ import Synchronization
 /// **Representation.** The document is both a tree of Swift values (``root``, ``nodes``: plain
 /// `Sendable` structs you can keep, compare and pass around after the document is gone) and the
 /// libxml2 tree they were copied from, kept only to answer ``xpath(_:namespaces:)`` with
-/// libxml2's complete XPath 1.0. The libxml2 tree lives behind a `Mutex`, since libxml2 objects
-/// are not safe to share across threads, and is freed with the document. A pure Swift tree
+/// libxml2's complete XPath 1.0. The libxml2 tree lives behind a lock, since libxml2 objects are
+/// not safe to share across threads (queries on one document run one at a time), and is freed
+/// with the document. A pure Swift tree
 /// alone would need an XPath engine of its own; libxml2 objects alone would make every element
 /// a handle that needs a lock to read.
 ///
@@ -42,7 +42,7 @@ public final class XMLDocument: Sendable {
     /// The `encoding` the XML declaration names, if any (the text itself is always decoded).
     public let declaredEncoding: String?
 
-    private let tree: Mutex<OwnedDocument>
+    private let tree: Locked<OwnedDocument>
     /// Every element, indexed by the number stored in its libxml2 node (see ``TreeConversion``).
     private let elements: [XMLElement]
 
@@ -91,7 +91,7 @@ public final class XMLDocument: Sendable {
         self.elements = conversion.elements
         version = TreeConversion.string(pointer.pointee.version)
         declaredEncoding = TreeConversion.string(pointer.pointee.encoding)
-        tree = Mutex(document)
+        tree = Locked(document)
     }
 
     /// Evaluates an XPath 1.0 expression against the document.
@@ -110,9 +110,13 @@ public final class XMLDocument: Sendable {
     ///   the expression it stopped. An evaluation is bounded to
     ///   ``xpathOperationLimit`` steps, so a pathological expression fails instead of spinning.
     public func xpath(_ expression: String, namespaces: [String: String] = [:]) throws(XMLError) -> XPathValue {
-        try tree.withLock { (document: inout OwnedDocument) throws(XMLError) -> XPathValue in
-            try XPathEvaluation.evaluate(expression, namespaces: namespaces, in: document.pointer, elements: elements)
+        let elements = self.elements
+        let result = tree.withLock { document in
+            Result { () throws(XMLError) in
+                try XPathEvaluation.evaluate(expression, namespaces: namespaces, in: document.pointer, elements: elements)
+            }
         }
+        return try result.get()
     }
 
     /// How many steps one XPath evaluation may take (libxml2's `opLimit`): 100 million.
