@@ -15,6 +15,7 @@ from pathlib import Path
 GUIDES = {
     "docs/multipart.md": "Tests/MultipartTests/DocExamplesTests.swift",
     "docs/parameters.md": "Tests/RequestSerializationTests/DocExamplesTests.swift",
+    "docs/xml.md": "Tests/XMLTests/DocExamplesTests.swift",
 }
 
 
