@@ -136,9 +136,10 @@ func residentBytes() -> Int {
         let size = document.byteCount
         #expect(size >= Self.megabytes * 980_000)
         let growth = peak - before
-        // Holding the document would take its whole size; the parser's working set is a few MB
-        // whatever the size (measured: about 3 MB for 64 MB and for 208 MB).
-        #expect(growth < 24 * 1024 * 1024, "resident memory grew by \(growth / 1024) KiB for a \(size / 1_000_000) MB document")
+        // Holding the document would take its whole size (and a tree several times more); the
+        // parser's working set is a few MB whatever the size (measured: about 3 MB for 64 MB and
+        // for 208 MB). The bound leaves room for suites running beside this one in the process.
+        #expect(growth < 48 * 1024 * 1024, "resident memory grew by \(growth / 1024) KiB for a \(size / 1_000_000) MB document")
     }
 
     /// The same through the AsyncSequence, on a smaller document.
