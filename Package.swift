@@ -19,6 +19,7 @@ let package = Package(
         .library(name: "CourierRequestSerialization", targets: ["CourierRequestSerialization"]),
         .library(name: "CourierMultipart", targets: ["CourierMultipart"]),
         .library(name: "CourierResponseSerialization", targets: ["CourierResponseSerialization"]),
+        .library(name: "CourierReachability", targets: ["CourierReachability"]),
         .library(name: "Courier", targets: ["Courier"]),
         .executable(name: "courier", targets: ["CourierCLI"]),
     ],
@@ -64,6 +65,16 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .target(
+            name: "CNetlink",
+            path: "Modules/CNetlink"
+        ),
+        .target(
+            name: "CourierReachability",
+            dependencies: ["CourierCore", "CNetlink", .product(name: "HTTPTypes", package: "swift-http-types")],
+            path: "Modules/Reachability",
+            swiftSettings: strictSettings
+        ),
+        .target(
             name: "CourierTesting",
             dependencies: ["CourierCore", .product(name: "HTTPTypes", package: "swift-http-types")],
             path: "Modules/Testing",
@@ -73,7 +84,7 @@ let package = Package(
             name: "Courier",
             dependencies: [
                 "CourierCore", "CourierCurl", "CourierRequestSerialization", "CourierMultipart",
-                "CourierResponseSerialization",
+                "CourierResponseSerialization", "CourierReachability",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
             path: "Modules/Courier",
@@ -83,7 +94,7 @@ let package = Package(
             name: "CourierCLI",
             dependencies: [
                 "CourierCore", "CourierCurl", "CourierRequestSerialization", "CourierMultipart",
-                "CourierResponseSerialization", "Courier",
+                "CourierResponseSerialization", "CourierReachability", "Courier",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
@@ -130,6 +141,15 @@ let package = Package(
             name: "CourierCLITests",
             dependencies: ["CourierCLI", "CourierCore", "CourierRequestSerialization", .product(name: "HTTPTypes", package: "swift-http-types")],
             path: "Tests/CLITests",
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "CourierReachabilityTests",
+            dependencies: [
+                "CourierReachability", "CourierCore", "CourierTesting", "Courier",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ],
+            path: "Tests/ReachabilityTests",
             swiftSettings: strictSettings
         ),
         .testTarget(
