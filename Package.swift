@@ -139,7 +139,7 @@ let package = Package(
         ),
         .testTarget(
             name: "CourierCLITests",
-            dependencies: ["CourierCLI", "CourierCore", "CourierRequestSerialization", .product(name: "HTTPTypes", package: "swift-http-types")],
+            dependencies: ["CourierCLI", "CourierCore", "CourierRequestSerialization", "CourierReachability", .product(name: "HTTPTypes", package: "swift-http-types")],
             path: "Tests/CLITests",
             swiftSettings: strictSettings
         ),
