@@ -152,6 +152,20 @@ let package = Package(
             path: "Tests/ReachabilityTests",
             swiftSettings: strictSettings
         ),
+        .executableTarget(
+            name: "ReachabilityProbe",
+            dependencies: ["CourierReachability", "CourierCore", "CourierCurl", .product(name: "HTTPTypes", package: "swift-http-types")],
+            path: "Tests/ReachabilityProbe",
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "CourierReachabilityNamespaceTests",
+            // The executables are dependencies so `swift build --build-tests` builds them: the
+            // tests run them inside network namespaces.
+            dependencies: ["CourierCLI", "ReachabilityProbe", "CourierCore"],
+            path: "Tests/ReachabilityNamespaceTests",
+            swiftSettings: strictSettings
+        ),
         .testTarget(
             name: "CourierTestingTests",
             dependencies: ["CourierCore", "CourierTesting"],

@@ -16,6 +16,11 @@ import Testing
         #expect(evaluator.status(of: .anyNetwork, kernel: kernel) == .notReachable)
         kernel.set { $0.links[2]?.flags = FakeKernel.noCarrier }  // up, no carrier
         #expect(evaluator.status(of: .anyNetwork, kernel: kernel) == .notReachable)
+        kernel.set { $0.links[2]?.flags = FakeKernel.dormant }  // carrier, waiting for authentication
+        #expect(evaluator.status(of: .anyNetwork, kernel: kernel) == .notReachable)
+        // Carrier back but the operational state not updated yet (IFF_RUNNING lags): usable.
+        kernel.set { $0.links[2]?.flags = 0x1 | 0x10000 }
+        #expect(evaluator.status(of: .anyNetwork, kernel: kernel) == wired)
         kernel.set { $0.links[2] = nil }  // gone
         #expect(evaluator.status(of: .anyNetwork, kernel: kernel) == .notReachable)
     }

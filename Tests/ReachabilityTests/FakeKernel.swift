@@ -14,8 +14,9 @@ final class FakeKernel: KernelView, Sendable {
 
     let state = Locked(State())
 
-    static let up: UInt32 = 0x1 | 0x40     // IFF_UP | IFF_RUNNING
-    static let noCarrier: UInt32 = 0x1     // IFF_UP without IFF_RUNNING
+    static let up: UInt32 = 0x1 | 0x40 | 0x10000   // IFF_UP | IFF_RUNNING | IFF_LOWER_UP
+    static let noCarrier: UInt32 = 0x1             // IFF_UP alone
+    static let dormant: UInt32 = 0x1 | 0x10000 | 0x20000  // IFF_UP | IFF_LOWER_UP | IFF_DORMANT
     static let lo = LinkMessage(index: 1, linkType: 772, flags: up | 0x8, name: "lo")
     static let eth0 = LinkMessage(index: 2, linkType: 1, flags: up, name: "eth0")
 

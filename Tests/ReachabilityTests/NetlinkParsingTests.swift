@@ -18,7 +18,7 @@ import Testing
         }
         #expect(!deleted)
         #expect(link.index == 1 && link.name == "lo" && link.linkType == 772)  // ARPHRD_LOOPBACK
-        #expect(link.isUp && link.isRunning && link.isUsable)
+        #expect(link.isUp && link.isRunning && link.hasCarrier && !link.isDormant && link.isUsable)
     }
 
     @Test func linkSetDown() throws {

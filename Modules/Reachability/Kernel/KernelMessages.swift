@@ -13,10 +13,26 @@ struct LinkMessage: Sendable, Equatable {
 
     /// `IFF_UP`: administratively up.
     var isUp: Bool { flags & UInt32(IFF_UP) != 0 }
-    /// `IFF_RUNNING`: operationally up (carrier present).
+    /// `IFF_RUNNING`: operationally up (RFC 2863 state up or unknown).
     var isRunning: Bool { flags & UInt32(IFF_RUNNING) != 0 }
-    /// Can carry traffic: up and running.
-    var isUsable: Bool { isUp && isRunning }
+    /// `IFF_LOWER_UP`: the driver reports carrier (cable in, peer up, associated).
+    var hasCarrier: Bool { flags & Self.lowerUp != 0 }
+    /// `IFF_DORMANT`: carrier, but waiting for something (802.1X, a Wi-Fi handshake).
+    var isDormant: Bool { flags & Self.dormant != 0 }
+
+    /// Can carry traffic: up, with carrier, and not dormant.
+    ///
+    /// Carrier rather than `IFF_RUNNING`: the kernel derives `IFF_RUNNING` from the operational
+    /// state, which its link-watch work updates up to a second after the carrier changes (for
+    /// every device whose events it does not deem urgent: physical NICs, and veth pairs split
+    /// across namespaces), while `IFF_LOWER_UP` and `IFF_DORMANT` change at once. A link that
+    /// comes back is usable (its queue is active) as soon as it is up with carrier.
+    var isUsable: Bool { isUp && hasCarrier && !isDormant }
+
+    // IFF_LOWER_UP and IFF_DORMANT (1 << 16, 1 << 17) are defined only by <linux/if.h>, which
+    // clashes with glibc's <net/if.h>.
+    static let lowerUp: UInt32 = 1 << 16
+    static let dormant: UInt32 = 1 << 17
 
     init(index: Int32, linkType: UInt16, flags: UInt32, name: String?, operationalState: UInt8? = nil) {
         self.index = index

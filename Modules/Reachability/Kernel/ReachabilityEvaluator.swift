@@ -2,14 +2,15 @@ internal import CNetlink
 
 /// The reachability rule, apart from any I/O so it can be tested with a fake kernel:
 ///
-/// - any network: reachable when some default route (IPv4 or IPv6) sends through an interface
-///   that is up and running; the route with the lowest metric wins, IPv4 before IPv6 on a tie.
+/// - any network: reachable when some default route (IPv4 or IPv6) sends through a usable
+///   interface; the route with the lowest metric wins, IPv4 before IPv6 on a tie.
 /// - addresses: reachable when the kernel's route to one of them (RTM_GETROUTE, in the order
-///   given) is a unicast or local route whose output interface is up and running. The first
-///   such address names the interface.
+///   given) is a unicast or local route whose output interface is usable. The first such
+///   address names the interface.
 ///
-/// "Up and running" is `IFF_UP` and `IFF_RUNNING`: an interface set down, or one without
-/// carrier (a cable pulled, a veth whose peer is down), does not count even while its routes stay.
+/// "Usable" is ``LinkMessage/isUsable``: up (`IFF_UP`), with carrier (`IFF_LOWER_UP`) and not
+/// dormant. An interface set down, or one without carrier (a cable pulled, a veth whose peer is
+/// down), does not count even while its routes stay.
 struct ReachabilityEvaluator: Sendable {
     var classifier: InterfaceClassifier
 
