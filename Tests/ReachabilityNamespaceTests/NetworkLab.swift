@@ -64,6 +64,7 @@ final class NetworkLab: Sendable {
             try? FileManager.default.removeItem(atPath: "/etc/netns/\(name)")
         }
         created.withLock { $0 = [] }
+        rmdir("/etc/netns")  // only when empty: other namespaces' files stay
     }
 
     deinit { cleanUp() }
