@@ -62,3 +62,12 @@ check CoreCurl "CourierCore CourierCurl" "CourierCore CourierCurl HTTPTypes" \
 _ = try CurlTransport()
 precondition(!CurlTransport.libcurlVersion.isEmpty)
 '
+
+check ReachabilityOnly "CourierReachability" "CourierReachability" \
+    "FoundationNetworking|libFoundation\.so|libxml2|libcurl|libssl" '
+let monitor = ReachabilityMonitor(target: .address(IPAddress("127.0.0.1")!))
+try monitor.start()
+let reachable = await monitor.waitUntilReachable(timeout: .seconds(5))
+precondition(reachable)
+monitor.stop()
+'

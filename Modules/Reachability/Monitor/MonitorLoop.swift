@@ -87,6 +87,12 @@ final class MonitorLoop: @unchecked Sendable {
         return thread
     }
 
+    /// Closes the sockets of a loop whose thread was never started.
+    func discard() {
+        kernel = nil
+        closeDescriptors()
+    }
+
     /// Asks the thread to ask the kernel again now, as after a notification.
     func requestRefresh() {
         shared.withLock { state in

@@ -125,7 +125,10 @@ public final class ReachabilityMonitor: Sendable {
             state.run = Run(loop: loop, thread: pthread_t())
             return true
         }
-        guard registered else { return }  // another start won the race
+        guard registered else {  // another start won the race
+            loop.discard()
+            return
+        }
         let thread: pthread_t
         do {
             thread = try loop.spawn()
