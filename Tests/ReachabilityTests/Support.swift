@@ -1,7 +1,12 @@
 import CourierCore
 import Foundation
 import Glibc
+import Testing
 @testable import CourierReachability
+
+/// The suites that start real monitors, run one at a time: their thread and descriptor checks
+/// must not see another suite's monitors.
+@Suite(.serialized) struct LiveReachabilityTests {}
 
 /// Polls `condition` every 5 ms until it holds or `timeout` passes; returns whether it held.
 func eventually(within timeout: Duration = .seconds(2), _ condition: @Sendable () -> Bool) async -> Bool {
