@@ -49,6 +49,8 @@ public struct OfflineRetrier: Retrier {
         self.fallback = fallback
     }
 
+    /// Retries an offline failure once the network is back (waiting up to ``maximumWait``);
+    /// asks ``fallback`` about everything else.
     public func decision(for attempt: RetryAttempt) async -> RetryDecision {
         if attempt.number <= retryLimit, isOfflineFailure(attempt), monitor.wasNotReachable(within: maximumWait) {
             if monitor.status.isReachable { return .retry(after: .zero) }

@@ -47,6 +47,7 @@ public struct ReachabilityInterceptor: Interceptor {
         self.whenStillUnreachable = whenStillUnreachable
     }
 
+    /// Waits for the network while the monitor says not reachable, then passes the request on.
     public func intercept(
         _ request: HTTPRequest,
         body: Body?,
