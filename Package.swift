@@ -20,6 +20,7 @@ let package = Package(
         .library(name: "CourierMultipart", targets: ["CourierMultipart"]),
         .library(name: "CourierResponseSerialization", targets: ["CourierResponseSerialization"]),
         .library(name: "CourierXML", targets: ["CourierXML"]),
+        .library(name: "CourierReachability", targets: ["CourierReachability"]),
         .library(name: "Courier", targets: ["Courier"]),
         .executable(name: "courier", targets: ["CourierCLI"]),
     ],
@@ -80,6 +81,16 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .target(
+            name: "CNetlink",
+            path: "Modules/CNetlink"
+        ),
+        .target(
+            name: "CourierReachability",
+            dependencies: ["CourierCore", "CNetlink", .product(name: "HTTPTypes", package: "swift-http-types")],
+            path: "Modules/Reachability",
+            swiftSettings: strictSettings
+        ),
+        .target(
             name: "CourierTesting",
             dependencies: ["CourierCore", .product(name: "HTTPTypes", package: "swift-http-types")],
             path: "Modules/Testing",
@@ -89,7 +100,7 @@ let package = Package(
             name: "Courier",
             dependencies: [
                 "CourierCore", "CourierCurl", "CourierRequestSerialization", "CourierMultipart",
-                "CourierResponseSerialization",
+                "CourierResponseSerialization", "CourierReachability",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
             path: "Modules/Courier",
@@ -99,7 +110,7 @@ let package = Package(
             name: "CourierCLI",
             dependencies: [
                 "CourierCore", "CourierCurl", "CourierRequestSerialization", "CourierMultipart",
-                "CourierResponseSerialization", "Courier", "CourierXML",
+                "CourierResponseSerialization", "CourierReachability", "Courier", "CourierXML",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
@@ -153,8 +164,31 @@ let package = Package(
         ),
         .testTarget(
             name: "CourierCLITests",
-            dependencies: ["CourierCLI", "CourierCore", "CourierRequestSerialization", .product(name: "HTTPTypes", package: "swift-http-types")],
+            dependencies: ["CourierCLI", "CourierCore", "CourierRequestSerialization", "CourierReachability", .product(name: "HTTPTypes", package: "swift-http-types")],
             path: "Tests/CLITests",
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "CourierReachabilityTests",
+            dependencies: [
+                "CourierReachability", "CourierCore", "CourierTesting", "Courier",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ],
+            path: "Tests/ReachabilityTests",
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(
+            name: "ReachabilityProbe",
+            dependencies: ["CourierReachability", "CourierCore", "CourierCurl", .product(name: "HTTPTypes", package: "swift-http-types")],
+            path: "Tests/ReachabilityProbe",
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "CourierReachabilityNamespaceTests",
+            // The executables are dependencies so `swift build --build-tests` builds them: the
+            // tests run them inside network namespaces.
+            dependencies: ["CourierCLI", "ReachabilityProbe", "CourierCore"],
+            path: "Tests/ReachabilityNamespaceTests",
             swiftSettings: strictSettings
         ),
         .testTarget(

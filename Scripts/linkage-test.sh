@@ -94,3 +94,12 @@ let document = try XMLDocument(data: Data("<a><b>c</b></a>".utf8))
 let text = try document.xpath("string(/a/b)").string
 precondition(text == "c")
 ' "libxml2"
+
+check ReachabilityOnly "CourierReachability" "CourierReachability" \
+    "FoundationNetworking|libFoundation\.so|libxml2|libcurl|libssl" '
+let monitor = ReachabilityMonitor(target: .address(IPAddress("127.0.0.1")!))
+try monitor.start()
+let reachable = await monitor.waitUntilReachable(timeout: .seconds(5))
+precondition(reachable)
+monitor.stop()
+'

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs every Courier test suite: builds with zero warnings, unit tests, the linkage test, the unit
 # tests again under ThreadSanitizer, then the integration tests against real servers on
-# 127.0.0.1, plain and under ThreadSanitizer. Installs what it needs. Usage: Scripts/test.sh
+# 127.0.0.1, plain and under ThreadSanitizer, and last the reachability suite in network
+# namespaces (Scripts/netns-test.sh). Installs what it needs. Usage: Scripts/test.sh
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
 cd "$COURIER_ROOT"
@@ -16,8 +17,11 @@ python3 Scripts/lib/check-doc-examples.py
 log "building (debug, tests included)"
 build_without_warnings --build-tests
 
+# The namespace suite runs last, on its own (Scripts/netns-test.sh).
+NETNS_SUITE=CourierReachabilityNamespaceTests
+
 log "unit tests"
-swift test --skip-build
+swift test --skip-build --skip "$NETNS_SUITE"
 
 log "linkage"
 Scripts/linkage-test.sh
@@ -25,7 +29,7 @@ Scripts/linkage-test.sh
 log "unit tests under ThreadSanitizer"
 # halt_on_error: a race fails the run instead of scrolling by.
 TSAN_OPTIONS="halt_on_error=1 ${TSAN_OPTIONS:-}" \
-    swift test --sanitize=thread --scratch-path .build-tsan
+    swift test --sanitize=thread --scratch-path .build-tsan --skip "$NETNS_SUITE"
 
 log "integration tests (real servers on 127.0.0.1)"
 Scripts/servers.sh start
@@ -34,5 +38,8 @@ Scripts/integration.sh
 
 log "integration tests under ThreadSanitizer"
 Scripts/integration.sh --tsan
+
+log "reachability in network namespaces"
+Scripts/netns-test.sh --no-build
 
 log "all suites passed"

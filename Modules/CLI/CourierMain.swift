@@ -12,7 +12,12 @@ enum CourierMain {
     static func main() async {
         let arguments = Array(CommandLine.arguments.dropFirst())
         let status: Int32
-        if arguments.first == "tour" {
+        if arguments.first == "reachability" {
+            switch parse(ReachabilityCommand.self, Array(arguments.dropFirst())) {
+            case .command(let command): status = await ReachabilityRunner(command: command).run()
+            case .exit(let code): status = code
+            }
+        } else if arguments.first == "tour" {
             switch parse(TourCommand.self, Array(arguments.dropFirst())) {
             case .command(let command): status = await TourRunner(command: command).run()
             case .exit(let code): status = code
@@ -46,10 +51,15 @@ enum CourierMain {
                 .split(separator: "\n").first.map(String.init) ?? "invalid arguments"
             report(CLIError(
                 message.hasPrefix("Error: ") ? String(message.dropFirst(7)) : message,
-                hint: "see 'courier\(Command.self == TourCommand.self ? " tour" : "") --help'"
+                hint: "see 'courier\(subcommandName(Command.self)) --help'"
             ))
             return .exit(ExitStatus.failure)
         }
+    }
+
+    /// " tour" or " reachability" for a subcommand, "" for the request command.
+    static func subcommandName<Command: ParsableCommand>(_ type: Command.Type) -> String {
+        type == RequestCommand.self ? "" : " " + (type.configuration.commandName ?? "")
     }
 
     /// Prints `error`'s report lines on stderr.

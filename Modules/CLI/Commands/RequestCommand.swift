@@ -10,6 +10,7 @@ struct RequestCommand: ParsableCommand {
         usage: """
             courier [OPTIONS] [METHOD] URL [ITEM ...]
             courier tour --server URL [--tls-server URL --ca FILE]
+            courier reachability [HOST | ADDRESS] [--watch]
             """,
         discussion: """
             METHOD is case-insensitive; without it, GET, or POST when a data or
