@@ -19,6 +19,7 @@ let package = Package(
         .library(name: "CourierRequestSerialization", targets: ["CourierRequestSerialization"]),
         .library(name: "CourierMultipart", targets: ["CourierMultipart"]),
         .library(name: "CourierResponseSerialization", targets: ["CourierResponseSerialization"]),
+        .library(name: "CourierSecurity", targets: ["CourierSecurity"]),
         .library(name: "Courier", targets: ["Courier"]),
         .executable(name: "courier", targets: ["CourierCLI"]),
     ],
@@ -43,6 +44,19 @@ let package = Package(
             name: "CourierCurl",
             dependencies: ["CourierCore", "CCurl", .product(name: "HTTPTypes", package: "swift-http-types")],
             path: "Modules/TransportCurl",
+            swiftSettings: strictSettings
+        ),
+        // libcrypto only (X.509, PEM, digests): CourierSecurity makes no TLS connection of its own.
+        .systemLibrary(
+            name: "COpenSSL",
+            path: "Modules/COpenSSL",
+            pkgConfig: "libcrypto",
+            providers: [.apt(["libssl-dev"])]
+        ),
+        .target(
+            name: "CourierSecurity",
+            dependencies: ["CourierCore", "COpenSSL"],
+            path: "Modules/Security",
             swiftSettings: strictSettings
         ),
         .target(
@@ -130,6 +144,13 @@ let package = Package(
             name: "CourierCLITests",
             dependencies: ["CourierCLI", "CourierCore", "CourierRequestSerialization", .product(name: "HTTPTypes", package: "swift-http-types")],
             path: "Tests/CLITests",
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "CourierSecurityTests",
+            dependencies: ["CourierSecurity", "CourierCore", .product(name: "HTTPTypes", package: "swift-http-types")],
+            path: "Tests/SecurityTests",
+            exclude: ["Fixtures"],
             swiftSettings: strictSettings
         ),
         .testTarget(
