@@ -16,6 +16,7 @@ let package = Package(
                 .product(name: "CourierCurl", package: "Courier"),
                 .product(name: "CourierTesting", package: "Courier"),
                 .product(name: "Courier", package: "Courier"),
+                .product(name: "CourierSecurity", package: "Courier"),
             ],
             path: "Tests/IntegrationTests",
             swiftSettings: [.enableUpcomingFeature("ExistentialAny")]
