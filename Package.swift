@@ -87,7 +87,7 @@ let package = Package(
             name: "Courier",
             dependencies: [
                 "CourierCore", "CourierCurl", "CourierRequestSerialization", "CourierMultipart",
-                "CourierResponseSerialization",
+                "CourierResponseSerialization", "CourierSecurity",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
             path: "Modules/Courier",
@@ -97,7 +97,7 @@ let package = Package(
             name: "CourierCLI",
             dependencies: [
                 "CourierCore", "CourierCurl", "CourierRequestSerialization", "CourierMultipart",
-                "CourierResponseSerialization", "Courier",
+                "CourierResponseSerialization", "CourierSecurity", "Courier",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
@@ -142,7 +142,11 @@ let package = Package(
         ),
         .testTarget(
             name: "CourierCLITests",
-            dependencies: ["CourierCLI", "CourierCore", "CourierRequestSerialization", .product(name: "HTTPTypes", package: "swift-http-types")],
+            dependencies: [
+                "CourierCLI", "CourierCore", "CourierRequestSerialization", "CourierSecurity",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
             path: "Tests/CLITests",
             swiftSettings: strictSettings
         ),

@@ -1,8 +1,10 @@
 // The umbrella module: one import for the whole SDK. Modules are re-exported here as they arrive
-// (response serialization, multipart, security and reachability come with their issues).
+// (reachability comes with its issue). CourierSecurity brings OpenSSL's libcrypto: a consumer that wants
+// none links the modules it needs instead of the umbrella.
 @_exported import CourierCore
 @_exported import CourierCurl
 @_exported import CourierMultipart
 @_exported import CourierRequestSerialization
 @_exported import CourierResponseSerialization
+@_exported import CourierSecurity
 @_exported import HTTPTypes

@@ -75,7 +75,7 @@ struct ChainVerifier {
         let code = X509_STORE_CTX_get_error(context)
         ERR_clear_error()
         guard verified else {
-            return .invalid("certificate verify failed: " + String(cString: X509_verify_cert_error_string(Int(code))))
+            return .invalid(Self.pathFailurePrefix + String(cString: X509_verify_cert_error_string(Int(code))))
         }
         if let host, !Self.names(leaf, host) {
             return .invalid("the certificate does not name \(host)")
@@ -91,6 +91,9 @@ struct ChainVerifier {
         }
         return .valid(path: path)
     }
+
+    /// How a failure to build or check the path begins (OpenSSL's own wording follows).
+    static let pathFailurePrefix = "certificate verify failed: "
 
     /// Whether `certificate` names `host`: an IP address against its IP SANs, a name against its DNS SANs
     /// (RFC 6125: wildcards only as a whole left-most label; the subject's CN is never used, as browsers

@@ -37,12 +37,12 @@ extension SecurityPolicy {
         case .none:
             // Step 3.
             if allowInvalidCertificates { return nil }
-            return anchored.failure(of: certificates).map { "not trusted by \(anchorsName): \($0)" }
+            return anchored.failure(of: certificates).map(explained)
 
         case .certificate:
             // Step 4.
             if !allowInvalidCertificates, let failure = anchored.failure(of: certificates) {
-                return "not trusted by \(anchorsName): \(failure)"
+                return explained(failure)
             }
             // Step 5: valid with the pinned certificates as the only anchors (a pinned leaf or
             // intermediate ends the path), then one of them in the path.
@@ -66,7 +66,7 @@ extension SecurityPolicy {
             if !allowInvalidCertificates {
                 switch anchored.verify(certificates) {
                 case .invalid(let failure):
-                    return "not trusted by \(anchorsName): \(failure)"
+                    return explained(failure)
                 case .valid(let path):
                     keys += path.compactMap { X509Object(der: $0)?.subjectPublicKeyInfo }
                 }
@@ -88,6 +88,11 @@ extension SecurityPolicy {
         case .system: return .system
         case .certificates(let certificates): return .only(certificates.compactMap { X509Object(der: $0.derBytes) })
         }
+    }
+
+    /// A failure of the check against the anchors, saying which anchors when the path was at fault.
+    private func explained(_ failure: String) -> String {
+        failure.hasPrefix(ChainVerifier.pathFailurePrefix) ? "not trusted by \(anchorsName): \(failure)" : failure
     }
 
     private var anchorsName: String {
