@@ -152,7 +152,7 @@ let package = Package(
         ),
         .testTarget(
             name: "CourierSecurityTests",
-            dependencies: ["CourierSecurity", "CourierCore", .product(name: "HTTPTypes", package: "swift-http-types")],
+            dependencies: ["CourierSecurity", "CourierCore", "CourierCurl", .product(name: "HTTPTypes", package: "swift-http-types")],
             path: "Tests/SecurityTests",
             exclude: ["Fixtures"],
             swiftSettings: strictSettings

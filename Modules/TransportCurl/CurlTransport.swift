@@ -16,6 +16,12 @@ import Synchronization
 /// ```
 /// curl never follows redirects here: the session's redirect stage does, so every hop is seen.
 /// One transport is meant to be shared by many sessions and tasks; it keeps its connections.
+///
+/// A session's ``CourierCore/ServerTrustEvaluator`` (e.g. `CourierSecurity`'s `SecurityPolicy`) runs
+/// inside each new HTTPS connection's TLS handshake, on the transport's thread; a refusal aborts the
+/// handshake before a byte of the request is sent, and the task fails with the evaluator's error.
+/// Connections one evaluator accepted serve only requests with an equal evaluator. Without an evaluator
+/// curl verifies as usual (``Configuration/certificateAuthorityFile``, ``Configuration/verifiesPeer``).
 public final class CurlTransport: Transport {
     /// How the transport connects.
     public struct Configuration: Sendable {
