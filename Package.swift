@@ -19,6 +19,7 @@ let package = Package(
         .library(name: "CourierRequestSerialization", targets: ["CourierRequestSerialization"]),
         .library(name: "CourierMultipart", targets: ["CourierMultipart"]),
         .library(name: "CourierResponseSerialization", targets: ["CourierResponseSerialization"]),
+        .library(name: "CourierXML", targets: ["CourierXML"]),
         .library(name: "CourierSecurity", targets: ["CourierSecurity"]),
         .library(name: "Courier", targets: ["Courier"]),
         .executable(name: "courier", targets: ["CourierCLI"]),
@@ -77,6 +78,21 @@ let package = Package(
             path: "Modules/ResponseSerialization",
             swiftSettings: strictSettings
         ),
+        .systemLibrary(
+            name: "CLibXML2",
+            path: "Modules/CLibXML2",
+            pkgConfig: "libxml-2.0",
+            providers: [.apt(["libxml2-dev"])]
+        ),
+        .target(
+            name: "CourierXML",
+            dependencies: [
+                "CourierCore", "CourierResponseSerialization", "CLibXML2",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ],
+            path: "Modules/XML",
+            swiftSettings: strictSettings
+        ),
         .target(
             name: "CourierTesting",
             dependencies: ["CourierCore", .product(name: "HTTPTypes", package: "swift-http-types")],
@@ -97,7 +113,7 @@ let package = Package(
             name: "CourierCLI",
             dependencies: [
                 "CourierCore", "CourierCurl", "CourierRequestSerialization", "CourierMultipart",
-                "CourierResponseSerialization", "CourierSecurity", "Courier",
+                "CourierResponseSerialization", "CourierSecurity", "Courier", "CourierXML",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
@@ -132,6 +148,15 @@ let package = Package(
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
             path: "Tests/ResponseSerializationTests",
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "CourierXMLTests",
+            dependencies: [
+                "CourierXML", "CourierResponseSerialization", "CourierCore", "CourierTesting", "CLibXML2",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ],
+            path: "Tests/XMLTests",
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -16,6 +16,8 @@ let package = Package(
                 .product(name: "CourierCurl", package: "Courier"),
                 .product(name: "CourierTesting", package: "Courier"),
                 .product(name: "Courier", package: "Courier"),
+                .product(name: "CourierResponseSerialization", package: "Courier"),
+                .product(name: "CourierXML", package: "Courier"),
                 .product(name: "CourierSecurity", package: "Courier"),
             ],
             path: "Tests/IntegrationTests",

@@ -9,7 +9,8 @@
 #                  (no server; serialization-bench times its own rounds)
 #   json           JSONResponseSerializer and DecodableResponseSerializer on a generated 50 MB body against
 #                  JSONSerialization and JSONDecoder called directly on the same bytes (no server)
-#   (none named: all four)
+#   xml            CourierXML's SAX streaming over a generated 200 MB document (no server): MB/s and peak RSS
+#   (none named: all five)
 #   --quick     fewer requests and rounds (a smoke run)
 #   --no-write  print the tables without touching docs/performance.md
 # --write replaces only the tables of the benchmarks that ran; the others stay as they are.
@@ -22,17 +23,17 @@ set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
 cd "$COURIER_ROOT"
 
-rounds=3 small=20000 small_serial=3000 slow_small=1000 multipart_rounds=7 serialization_rounds=31 json_rounds=3 write=1
+rounds=3 small=20000 small_serial=3000 slow_small=1000 multipart_rounds=7 serialization_rounds=31 json_rounds=3 xml_megabytes=200 write=1
 benchmarks=()
 for argument in "$@"; do
     case "$argument" in
-        --quick) rounds=1 small=3000 small_serial=500 slow_small=200 multipart_rounds=1 serialization_rounds=7 json_rounds=1 ;;
+        --quick) rounds=1 small=3000 small_serial=500 slow_small=200 multipart_rounds=1 serialization_rounds=7 json_rounds=1 xml_megabytes=50 ;;
         --no-write) write=0 ;;
-        clients | multipart | serialization | json) benchmarks+=("$argument") ;;
-        *) die "unknown argument: $argument (options: --quick --no-write; benchmarks: clients multipart serialization json)" ;;
+        clients | multipart | serialization | json | xml) benchmarks+=("$argument") ;;
+        *) die "unknown argument: $argument (options: --quick --no-write; benchmarks: clients multipart serialization json xml)" ;;
     esac
 done
-[ ${#benchmarks[@]} -gt 0 ] || benchmarks=(clients multipart serialization json)
+[ ${#benchmarks[@]} -gt 0 ] || benchmarks=(clients multipart serialization json xml)
 selected() { [[ " ${benchmarks[*]} " == *" $1 "* ]]; }
 
 # with_lock COMMAND...: runs COMMAND holding COURIER_BUILD_LOCK when it is set.
@@ -48,6 +49,7 @@ selected clients && products+=(raw-curl courier-bench ahc-bench urlsession-bench
 selected multipart && products+=(courier-bench)
 selected serialization && products+=(serialization-bench)
 selected json && products+=(json-bench)
+selected xml && products+=(xml-bench)
 log "building the benchmarks (release): $(printf '%s\n' "${products[@]}" | sort -u | tr '\n' ' ')"
 if selected clients; then
     (cd Integration/Benchmarks && with_lock swift build -c release -q)
@@ -160,6 +162,11 @@ fi
 if selected json; then
     log "benchmark: JSON parsing of a 50 MB body, Courier's serializers against JSONSerialization and JSONDecoder"
     record json-bench json-parse none "$bin/json-bench" 50 "$json_rounds"
+fi
+
+if selected xml; then
+    log "benchmark: SAX streaming of a ${xml_megabytes} MB XML document"
+    record xml-bench xml-sax none "$bin/xml-bench" "$xml_megabytes"
 fi
 
 python3 Scripts/lib/bench_report.py "$results"

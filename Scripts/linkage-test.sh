@@ -9,9 +9,11 @@ ensure_swift
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 
-# check NAME "PRODUCT ..." "IMPORT ..." "FORBIDDEN-REGEX" SWIFT-BODY
+# check NAME "PRODUCT ..." "IMPORT ..." "FORBIDDEN-REGEX" SWIFT-BODY ["REQUIRED-REGEX"]
+# The consumer must load no library matching FORBIDDEN-REGEX and, when given, one matching
+# REQUIRED-REGEX (so a check cannot pass by looking at the wrong binary).
 check() {
-    local name="$1" products="$2" imports="$3" forbidden="$4" body="$5"
+    local name="$1" products="$2" imports="$3" forbidden="$4" body="$5" required="${6:-}"
     local dir="$work/$name"
     mkdir -p "$dir/Sources/$name"
     local deps="" product
@@ -42,7 +44,11 @@ SWIFT
     if grep -Ei "$forbidden" <<<"$libraries"; then
         die "$name links a library it did not ask for (above)"
     fi
-    echo "ok: $name loads none of /$forbidden/"
+    if [ -n "$required" ] && ! grep -Eiq "$required" <<<"$libraries"; then
+        printf '%s\n' "$libraries" >&2
+        die "$name does not load /$required/, which it asked for"
+    fi
+    echo "ok: $name loads none of /$forbidden/${required:+ and loads /$required/}"
 }
 
 check CoreOnly "CourierCore" "CourierCore HTTPTypes" \
@@ -62,6 +68,32 @@ check CoreCurl "CourierCore CourierCurl" "CourierCore CourierCurl HTTPTypes" \
 _ = try CurlTransport()
 precondition(!CurlTransport.libcurlVersion.isEmpty)
 '
+
+check CoreCurlResponses "CourierCore CourierCurl CourierResponseSerialization" \
+    "CourierCore CourierCurl CourierResponseSerialization FoundationEssentials HTTPTypes" \
+    "FoundationNetworking|libFoundation\.so|libxml2" '
+let validator = ResponseValidator(acceptableContentTypes: ["application/json"])
+precondition(validator.validate(head: HTTPResponse(status: .ok), body: Data(), url: nil).isValid)
+_ = try CurlTransport()
+' "libcurl"
+
+# The umbrella leaves CourierXML out, so its users do not load libxml2 either.
+check Umbrella "Courier" "Courier" "FoundationNetworking|libxml2" '
+_ = Session(transport: MockUmbrellaTransport())
+struct MockUmbrellaTransport: Transport {
+    func send(_ request: HTTPRequest, body: Body?, context: RequestContext) async throws -> Response {
+        Response(head: HTTPResponse(status: .ok))
+    }
+}
+'
+
+# Only a program that uses CourierXML loads libxml2.
+check XMLUser "CourierCore CourierXML" "CourierCore CourierXML FoundationEssentials" \
+    "FoundationNetworking|libFoundation\.so|libcurl" '
+let document = try XMLDocument(data: Data("<a><b>c</b></a>".utf8))
+let text = try document.xpath("string(/a/b)").string
+precondition(text == "c")
+' "libxml2"
 
 # --- OpenSSL: only CourierSecurity brings OpenSSL code of Courier's -----------------------------------
 # libcurl itself links libssl and libcrypto, so ldd lists them for every curl consumer: that is libcurl's

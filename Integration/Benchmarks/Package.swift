@@ -48,6 +48,14 @@ let package = Package(
             ],
             path: "Sources/serialization-bench"
         ),
+        .executableTarget(
+            name: "xml-bench",
+            dependencies: [
+                .product(name: "CourierCore", package: "Courier"),
+                .product(name: "CourierXML", package: "Courier"),
+            ],
+            path: "Sources/xml-bench"
+        ),
         .executableTarget(name: "urlsession-bench", dependencies: ["BenchSupport"], path: "Sources/urlsession-bench"),
         .executableTarget(
             name: "ahc-bench",

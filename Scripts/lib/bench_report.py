@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Turns the JSON lines of Scripts/bench.sh into the Markdown tables of docs/performance.md.
 
-Four tables, one per benchmark of bench.sh, each between its own markers in the file:
+Five tables, one per benchmark of bench.sh, each between its own markers in the file:
 - clients (`<!-- bench:start -->` … `<!-- bench:end -->`): each (client, workload, concurrency)
   keeps the median of its rounds; ratios are to the raw libcurl client of the same run.
 - multipart (`<!-- bench-multipart:start -->` … `<!-- bench-multipart:end -->`): the 1 GiB
@@ -11,6 +11,8 @@ Four tables, one per benchmark of bench.sh, each between its own markers in the 
   serialization-bench's medians, Courier's QueryString against Foundation's URLComponents.
 - json (`<!-- bench-json:start -->` … `<!-- bench-json:end -->`): json-bench's medians, Courier's JSON
   and Decodable serializers against JSONSerialization and JSONDecoder on the same 50 MB body.
+- xml (`<!-- bench-xml:start -->` … `<!-- bench-xml:end -->`): xml-bench, CourierXML's SAX streaming
+  over a generated 200 MB document, MB/s and peak RSS.
 
 `--write FILE` replaces the text between the markers of each benchmark that has results (or
 failures) in this run, and leaves the others as they are.
@@ -29,12 +31,13 @@ NAMES = {"raw-libcurl": "raw libcurl (C)", "courier": "Courier", "async-http-cli
 MARKERS = {"clients": ("<!-- bench:start -->", "<!-- bench:end -->"),
            "multipart": ("<!-- bench-multipart:start -->", "<!-- bench-multipart:end -->"),
            "serialization": ("<!-- bench-serialization:start -->", "<!-- bench-serialization:end -->"),
-           "json": ("<!-- bench-json:start -->", "<!-- bench-json:end -->")}
+           "json": ("<!-- bench-json:start -->", "<!-- bench-json:end -->"),
+           "xml": ("<!-- bench-xml:start -->", "<!-- bench-xml:end -->")}
 
 
 def group_of(row):
     """Which benchmark of bench.sh a result line belongs to."""
-    return {"multipart-upload": "multipart", "query-string": "serialization", "json-parse": "json"}.get(row["workload"], "clients")
+    return {"multipart-upload": "multipart", "query-string": "serialization", "json-parse": "json", "xml-sax": "xml"}.get(row["workload"], "clients")
 ORDER = ["raw-libcurl", "courier", "async-http-client", "urlsession"]
 
 
@@ -217,6 +220,18 @@ def json_table(rows, errors):
     return header("no server, one process") + "\n" + "\n".join(out)
 
 
+def xml_table(rows, errors):
+    out = []
+    if rows:
+        out += ["| document | seconds | MB/s | events | peak RSS MiB | target |", "|---:|---:|---:|---:|---:|---|"]
+        for row in rows:
+            rss = row["max_rss_kib"] / 1024
+            out.append(f"| {row['megabytes']} MB | {row['seconds']:.2f} | {row['mb_per_s']:.1f} | {row['events']} | "
+                       f"{rss:.1f} | {'met' if rss <= 32 else 'missed'} (≤ 32 MiB) |")
+    out += failures(errors)
+    return header("no server, one process; the document is generated in 64 KiB chunks as it is parsed") + "\n" + "\n".join(out)
+
+
 def replace_block(text, group, table):
     start, end = MARKERS[group]
     if start not in text:
@@ -230,7 +245,7 @@ def main():
     rows, errors = load(sys.argv[1])
     tables = {}
     builders = {"clients": clients_table, "multipart": multipart_table, "serialization": serialization_table,
-                "json": json_table}
+                "json": json_table, "xml": xml_table}
     for group, build in builders.items():
         group_rows = [r for r in rows if group_of(r) == group]
         group_errors = [e for e in errors if group_of(e) == group]

@@ -17,6 +17,7 @@ GUIDES = {
     "docs/parameters.md": "Tests/RequestSerializationTests/DocExamplesTests.swift",
     "docs/response-serialization.md": "Tests/ResponseSerializationTests/DocExamplesTests.swift",
     "docs/security.md": "Tests/SecurityTests/DocExamplesTests.swift",
+    "docs/xml.md": "Tests/XMLTests/DocExamplesTests.swift",
 }
 
 

@@ -86,3 +86,42 @@ import Testing
         #expect(form.partCount == 4)
     }
 }
+
+@Suite struct HeaderInjectionTests {
+    /// A MIME type holding CR LF (one Swift Character) cannot add a header or end the block.
+    @Test func lineBreaksInATypeAreDropped() async throws {
+        var form = MultipartFormData(boundary: fixedBoundary)
+        form.append(Data("v".utf8), name: "f", fileName: "f.txt", mimeType: "text/plain\r\nX-Evil: 1\r\n\r\n--\(fixedBoundary)\r\n")
+        let text = String(decoding: try await bytes(of: form.makeBody()), as: UTF8.self)
+        #expect(!text.contains("\r\nX-Evil"))
+        // No delimiter at the start of a line but the form's own first one.
+        #expect(!text.contains("\r\n--\(fixedBoundary)\r\n"))
+        #expect(Int64(text.utf8.count) == form.contentLength)
+    }
+
+    @Test func negativeStreamLengthsAreRefused() {
+        var form = MultipartFormData()
+        let body = Body(AsyncStream<ArraySlice<UInt8>> { $0.finish() }, length: .known(-1), iterationBehavior: .single)
+        #expect(throws: MultipartError.self) { try form.append(body, name: "s", fileName: "s", mimeType: "x/y") }
+    }
+
+    @Test func throttledBodiesAskTransportsForSmallReads() {
+        var form = MultipartFormData()
+        form.append("v", name: "k")
+        form.throttle = .mobileNetwork
+        #expect(form.makeBody().maximumReadSize == 16_384)
+        form.throttle = nil
+        #expect(form.makeBody().maximumReadSize == nil)
+    }
+
+    @Test func largeDataPartsAreNotMergedButSentWhole() async throws {
+        let big = patternData(300_000)
+        var form = MultipartFormData(boundary: fixedBoundary)
+        form.append(big, name: "big", fileName: "big.bin", mimeType: "application/octet-stream")
+        let body = form.makeBody()
+        #expect(body.segments?.count == 3)
+        let received = try await bytes(of: body)
+        #expect(Int64(received.count) == form.contentLength)
+        #expect(Array(received).firstRange(of: Array(big)) != nil)
+    }
+}

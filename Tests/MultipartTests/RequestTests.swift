@@ -112,3 +112,24 @@ import Testing
         #expect(transport.requests.isEmpty)
     }
 }
+
+@Suite struct RetryTests {
+    /// A retried upload re-sends the identical form, file part included.
+    @Test func retrySendsTheIdenticalForm() async throws {
+        let path = try temporaryFile(patternData(200_000))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let transport = MockTransport(sequence: [MockResponse(status: .serviceUnavailable), MockResponse(status: .ok)])
+        var configuration = SessionConfiguration(baseURL: URL(string: "http://mock.test/"))
+        configuration.retrier = RetryPolicy(retryLimit: 1, exponentialBackoffScale: 0, jitter: 0, retryableMethods: [.post])
+        let session = Session(configuration: configuration, transport: transport)
+        var form = MultipartFormData()
+        form.append("value", name: "key")
+        try form.appendFile(at: path, name: "file")
+        let response = try await session.upload(form, to: "post").response
+        #expect(response.status == .ok)
+        let bodies = transport.requests.map(\.body)
+        #expect(bodies.count == 2)
+        #expect(bodies[0] != nil && bodies[0] == bodies[1])
+        #expect(bodies[0]?.count == Int(form.contentLength))
+    }
+}

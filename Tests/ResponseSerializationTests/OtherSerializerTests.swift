@@ -200,3 +200,72 @@ import Testing
         #expect(decodedEncoding == encoding)
     }
 }
+
+/// Findings of the review of this module, each pinned by a test.
+@Suite struct ReviewFindingTests {
+    @Test func hostilePropertyListsAreRefusedNotACrash() throws {
+        let deep = "<plist version=\"1.0\">" + String(repeating: "<array>", count: 100_000) + String(repeating: "</array>", count: 100_000) + "</plist>"
+        let error = #expect(throws: ResponseSerializationError.self) {
+            try PropertyListResponseSerializer().serialize(response(contentType: "application/x-plist", body: deep))
+        }
+        #expect(error?.detail.contains("deeper than") == true)
+        // A binary plist whose only array holds itself: bplist00, object 0 = array of 1 ref (0).
+        var binary = Data("bplist00".utf8)
+        binary.append(contentsOf: [0xA1, 0x00])                       // object 0 at offset 8
+        let table = binary.count
+        binary.append(0x08)                                          // offset table: object 0 at 8
+        binary.append(contentsOf: [0, 0, 0, 0, 0, 0, 1, 1])          // trailer: sizes 1 and 1
+        binary.append(contentsOf: [0, 0, 0, 0, 0, 0, 0, 1])          // one object
+        binary.append(contentsOf: [0, 0, 0, 0, 0, 0, 0, 0])          // top object 0
+        binary.append(contentsOf: [0, 0, 0, 0, 0, 0, 0, UInt8(table)])
+        #expect(throws: ResponseSerializationError.self) {
+            try PropertyListResponseSerializer().serialize(response(contentType: "application/x-plist", data: binary))
+        }
+        let shallow = #"<plist version="1.0"><array><array/><dict/><array><string>x</string></array></array></plist>"#
+        #expect(try PropertyListResponseSerializer().serialize(response(contentType: "application/x-plist", body: shallow)) != nil)
+    }
+
+    @Test func jpegFrameAfterLargeSegmentsAndTIFFDirectoryAfterPixels() throws {
+        var jpeg = Data([0xFF, 0xD8])
+        for _ in 0..<3 {   // three 60 KiB APP1 segments before the frame header
+            jpeg.append(contentsOf: [0xFF, 0xE1, 0xF0, 0x00])
+            jpeg.append(Data(count: 0xF000 - 2))
+        }
+        jpeg.append(contentsOf: [0xFF, 0xC2, 0x00, 0x11, 0x08, 0x02, 0x00, 0x03, 0x00])
+        let image = try ImageResponseSerializer().serialize(response(contentType: "image/jpeg", data: jpeg))
+        #expect(image.format == .jpeg && image.width == 768 && image.height == 512)
+
+        var tiff = Data([0x49, 0x49, 0x2A, 0x00, 0x08, 0x00, 0x02, 0x00])   // IFD at 131,080
+        tiff.append(Data(count: 131_072))
+        tiff.append(contentsOf: [2, 0, 0x00, 0x01, 4, 0, 1, 0, 0, 0, 0x40, 0x01, 0, 0, 0x01, 0x01, 4, 0, 1, 0, 0, 0, 0xF0, 0, 0, 0])
+        let info = try ImageResponseSerializer().serialize(response(contentType: "image/tiff", data: tiff))
+        #expect(info.format == .tiff && info.width == 320 && info.height == 240)
+    }
+
+    @Test func emptyAnswersWithAnotherTypeAreNotErrors() throws {
+        #expect(try DecodableResponseSerializer<Empty>().serialize(response(200, contentType: "text/html", method: .head)) == Empty.value)
+        #expect(try DecodableResponseSerializer<Empty>().serialize(response(204, contentType: "text/html")) == Empty.value)
+    }
+
+    @Test func stringSerializerValidatesBeforeReadingTheCharset() {
+        // As for JSON in AFNetworking: the decoding error, with the status error kept beneath it.
+        let error = #expect(throws: ResponseSerializationError.self) {
+            try StringResponseSerializer().serialize(response(404, contentType: "text/html; charset=x-sjis", body: "gone"))
+        }
+        #expect(error?.reason == .unsupportedEncoding)
+        #expect(error?.validationError?.statusCode == 404)
+        #expect((try? StringResponseSerializer().serialize(response(204, contentType: "text/plain; charset=x-sjis"))) == "")
+    }
+
+    @Test func contentTypesSetLaterMatchWithoutRegardToCase() {
+        var validator = ResponseValidator()
+        validator.acceptableContentTypes = ["application/vnd.api+JSON"]
+        #expect(validator.validate(response(contentType: "application/vnd.api+json", body: "{}")).isValid)
+    }
+
+    @Test func lastDuplicateKeyWinsBeforeNullsGo() throws {
+        var serializer = JSONResponseSerializer()
+        serializer.removesKeysWithNullValues = true
+        #expect(try serializer.serialize(response(contentType: "application/json", body: #"{"a":1,"a":null,"b":2}"#)) == .object(["b": 2]))
+    }
+}

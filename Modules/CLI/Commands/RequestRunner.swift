@@ -200,7 +200,8 @@ struct RequestRunner {
     }
 
     /// Seconds as a `Duration`, to the millisecond.
+    /// Values beyond a century are taken as a century (no overflow for `--timeout 1e300`).
     static func duration(_ seconds: Double) -> Duration {
-        .milliseconds(Int64((seconds * 1000).rounded(.up)))
+        .milliseconds(Int64((min(seconds, 3_153_600_000) * 1000).rounded(.up)))
     }
 }

@@ -1,7 +1,7 @@
 import CourierCore
 import HTTPTypes
 
-/// Writes a response body to stdout: streamed as it arrives, or, for JSON that is to be
+/// Writes a response body to stdout: streamed as it arrives, or, for JSON and XML that are to be
 /// pretty-printed, buffered and re-indented. On a terminal, binary bodies are not shown.
 struct BodyPrinter {
     /// `--pretty` / `--no-pretty`; `nil` means "when stdout is a terminal".
@@ -31,9 +31,9 @@ struct BodyPrinter {
         let reporter = ProgressPolicy.reporter(
             explicit: progress, length: response.body.length, bodyGoesToTerminal: toTerminal
         )
-        if pretty ?? toTerminal, ContentType.isJSON(response.head.headerFields[.contentType]) {
+        if pretty ?? toTerminal, let prettyPrinter = Self.prettyPrinter(for: response.head.headerFields[.contentType]) {
             let (bytes, complete) = try await body.collect(upTo: Self.prettyLimit, progress: reporter)
-            if complete, let formatted = JSONPrettyPrinter.format(bytes) {
+            if complete, let formatted = prettyPrinter(bytes) {
                 reporter?.finish()
                 Console.write(formatted, to: .output)
                 return
@@ -48,6 +48,16 @@ struct BodyPrinter {
             return
         }
         try await stream(body, reporter: reporter, toTerminal: toTerminal, lastByte: nil)
+    }
+
+    /// How to re-indent a body of this `Content-Type`, if it is one `--pretty` formats.
+    static func prettyPrinter(for contentType: String?) -> (([UInt8]) -> [UInt8]?)? {
+        if ContentType.isJSON(contentType) { return { JSONPrettyPrinter.format($0) } }
+        if ContentType.isXML(contentType) {
+            let charset = ContentType.charset(contentType)
+            return { XMLPrettyPrinter.format($0, charset: charset) }
+        }
+        return nil
     }
 
     private func stream(_ body: BodyReader, reporter: ProgressReporter?, toTerminal: Bool, lastByte: UInt8?) async throws {

@@ -31,4 +31,27 @@ enum ContentType {
         let mime = value.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
         return mime == "application/json" || mime == "text/json" || mime.hasSuffix("+json")
     }
+
+    /// True for `application/xml`, `text/xml` and any `…+xml` (Atom, RSS, SVG, SOAP…).
+    static func isXML(_ value: String?) -> Bool {
+        let mime = mimeType(value)
+        return mime == "application/xml" || mime == "text/xml" || mime.hasSuffix("+xml")
+    }
+
+    /// The `charset` parameter, lower-cased and unquoted, if there is one.
+    static func charset(_ value: String?) -> String? {
+        guard let value else { return nil }
+        for parameter in value.split(separator: ";").dropFirst() {
+            let pair = parameter.split(separator: "=", maxSplits: 1)
+            guard pair.count == 2, pair[0].trimmingCharacters(in: .whitespaces).lowercased() == "charset" else { continue }
+            let charset = pair[1].trimmingCharacters(in: .whitespaces).trimmingCharacters(in: CharacterSet(charactersIn: "\""))
+            return charset.isEmpty ? nil : charset.lowercased()
+        }
+        return nil
+    }
+
+    private static func mimeType(_ value: String?) -> String {
+        guard let value else { return "" }
+        return value.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
+    }
 }

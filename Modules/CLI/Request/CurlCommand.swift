@@ -75,7 +75,9 @@ struct CurlCommand {
                 words += ["--form-string", "\(field.name)=\(field.value ?? "")"]
             }
             for file in plan.formFiles {
-                words += ["-F", "\(file.name)=@\"\(file.path)\";type=\(file.mimeType)"]
+                // curl reads a quoted file name with backslash escapes.
+                let quoted = file.path.replacing("\\", with: "\\\\").replacing("\"", with: "\\\"")
+                words += ["-F", "\(file.name)=@\"\(quoted)\";type=\(file.mimeType)"]
             }
         }
         if options.maximumRedirects > 0 {

@@ -71,6 +71,7 @@ struct TourRunner {
             .multipart(server: context.server),
             .jsonNulls(server: context.server),
             .image(server: context.server),
+            .xml(server: context.server),
             .download(server: context.server),
             .redirects(server: context.server),
             .suspendResume(server: context.server),

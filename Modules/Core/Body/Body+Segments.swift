@@ -17,11 +17,11 @@ extension Body {
         /// body is read; a file that has fewer bytes by then fails the read with a ``FileError``.
         case file(path: String, offset: Int64, length: Int64)
 
-        /// The number of bytes this segment adds to the body.
+        /// The number of bytes this segment adds to the body (a negative file length counts as 0).
         public var length: Int64 {
             switch self {
             case .bytes(let data): return Int64(data.count)
-            case .file(_, _, let length): return length
+            case .file(_, _, let length): return Swift.max(0, length)
             }
         }
     }
@@ -74,10 +74,17 @@ private struct SegmentReader {
         while index < segments.count {
             switch segments[index] {
             case .bytes(let data):
-                advance()
-                if !data.isEmpty { return ArraySlice(data) }
+                // Large buffers go out in chunks, so a reader never holds a second copy of all of it.
+                guard consumed < Int64(data.count) else {
+                    advance()
+                    continue
+                }
+                let start = data.startIndex + Int(consumed)
+                let end = Swift.min(start + chunkSize, data.endIndex)
+                consumed += Int64(end - start)
+                return ArraySlice(data[start..<end])
             case .file(let path, let offset, let length):
-                guard consumed < length else {
+                guard consumed < length, offset >= 0 else {
                     advance()
                     continue
                 }

@@ -47,8 +47,12 @@ public final class Body: AsyncSequence, Sendable {
     /// straight into its send buffer instead of iterating; `nil` for other bodies.
     public let segments: [Segment]?
 
-    /// The file a body made by ``init(contentsOfFileAt:chunkSize:)`` reads whole; `nil` for
-    /// other bodies.
+    /// The most bytes a transport should send from one read of this body, when the body asks
+    /// for a limit (a throttled upload does: each read is one packet); `nil` for no limit.
+    public let maximumReadSize: Int?
+
+    /// The file a body made by ``init(contentsOfFileAt:chunkSize:)`` reads from its first byte;
+    /// `nil` for other bodies.
     public var filePath: String? {
         guard let segments, segments.count == 1, case .file(let path, 0, _) = segments[0] else { return nil }
         return path
@@ -59,11 +63,15 @@ public final class Body: AsyncSequence, Sendable {
         case producer(@Sendable () -> Iterator.Next)
     }
 
-    init(storage: Storage, length: Length, iterationBehavior: IterationBehavior, segments: [Segment]? = nil) {
+    init(
+        storage: Storage, length: Length, iterationBehavior: IterationBehavior,
+        segments: [Segment]? = nil, maximumReadSize: Int? = nil
+    ) {
         self.storage = storage
         self.length = length
         self.iterationBehavior = iterationBehavior
         self.segments = segments
+        self.maximumReadSize = maximumReadSize.map { Swift.max(1, $0) }
     }
 
     /// A body holding these bytes: known length, replayable.
@@ -90,10 +98,13 @@ public final class Body: AsyncSequence, Sendable {
     ///   - sequence: The chunks. Pass `.multiple` only if iterating the sequence again starts over.
     ///   - length: The total length when known; a transport then sends `Content-Length`.
     ///   - iterationBehavior: Whether `sequence` can be iterated more than once.
+    ///   - maximumReadSize: The most bytes a transport should send from one read (see
+    ///     ``maximumReadSize``); `nil` for no limit.
     public convenience init<Chunks: AsyncSequence & Sendable>(
         _ sequence: Chunks,
         length: Length,
-        iterationBehavior: IterationBehavior
+        iterationBehavior: IterationBehavior,
+        maximumReadSize: Int? = nil
     ) where Chunks.Element == ArraySlice<UInt8> {
         self.init(
             storage: .producer {
@@ -101,7 +112,8 @@ public final class Body: AsyncSequence, Sendable {
                 return Iterator.Next { try await iterator.next() }
             },
             length: length,
-            iterationBehavior: iterationBehavior
+            iterationBehavior: iterationBehavior,
+            maximumReadSize: maximumReadSize
         )
     }
 

@@ -40,19 +40,23 @@ package final class FileDescriptor: Sendable {
         var info = stat()
         guard fstat(rawValue, &info) == 0 else { throw FileError(operation: .stat, path: path, errno: errno) }
         guard (info.st_mode & S_IFMT) == S_IFREG else {
-            throw FileError(operation: .stat, path: path, errno: EISDIR)
+            if (info.st_mode & S_IFMT) == S_IFDIR { throw FileError(operation: .stat, path: path, errno: EISDIR) }
+            throw FileError(operation: .stat, path: path, reason: "not a regular file (a device, a pipe or a socket has no size to send)")
         }
         return Int64(info.st_size)
     }
 
     /// Reads up to `count` bytes at `offset`; an empty result means end of file.
     package func read(upTo count: Int, at offset: Int64) throws(FileError) -> ArraySlice<UInt8> {
-        var buffer = [UInt8](repeating: 0, count: count)
-        let got = buffer.withUnsafeMutableBytes { raw in
-            pread(rawValue, raw.baseAddress, count, off_t(offset))
+        // Uninitialized: pread fills what it reports, and only that much is kept.
+        var failure: Int32 = 0
+        let buffer = [UInt8](unsafeUninitializedCapacity: Swift.max(0, count)) { raw, initialized in
+            let got = pread(rawValue, raw.baseAddress, raw.count, off_t(offset))
+            if got < 0 { failure = errno }
+            initialized = Swift.max(0, got)
         }
-        guard got >= 0 else { throw FileError(operation: .read, path: path, errno: errno) }
-        return buffer[0..<got]
+        guard failure == 0 else { throw FileError(operation: .read, path: path, errno: failure) }
+        return buffer[...]
     }
 
     /// Writes all of `bytes`.

@@ -29,7 +29,8 @@ extension MultipartFormData {
         return Body(
             PieceSequence(pieces: pieces, throttle: throttle),
             length: .known(contentLength),
-            iterationBehavior: replayable ? .multiple : .single
+            iterationBehavior: replayable ? .multiple : .single,
+            maximumReadSize: throttle?.packetSize
         )
     }
 
@@ -43,6 +44,11 @@ extension MultipartFormData {
             pending.append(delimiter(first: index == 0))
             pending.append(part.header)
             switch part.content {
+            case .bytes(let data) where data.count > Self.inlineLimit:
+                // A large part stays its own segment: merging would copy it for every body made.
+                pieces.append(.segment(.bytes(pending)))
+                pending = Data()
+                pieces.append(.segment(.bytes(data)))
             case .bytes(let data):
                 pending.append(data)
             case .file(let path, let length):
@@ -62,6 +68,10 @@ extension MultipartFormData {
             return true
         }
     }
+
+    /// In-memory parts up to this size are merged with the delimiters around them; larger ones
+    /// keep their own segment.
+    static let inlineLimit = 64 * 1024
 
     /// One run of the laid-out form.
     enum Piece: Sendable {

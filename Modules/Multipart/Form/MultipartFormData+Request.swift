@@ -1,6 +1,9 @@
 import CourierCore
 import FoundationEssentials
 import HTTPTypes
+#if canImport(Glibc)
+import Glibc
+#endif
 
 extension MultipartFormData {
     /// `request` carrying the form: `Content-Type: multipart/form-data; boundary=…` (replacing any
@@ -30,13 +33,20 @@ extension MultipartFormData {
     ///
     /// - Throws: a ``CourierCore/FileError`` when the file cannot be written or a part's file
     ///   read, a ``MultipartError`` when a stream part is short, or the method carries no body.
+    /// An empty form writes an empty file and returns `request` unchanged, as ``serialize(_:body:)``
+    /// leaves it. A failure part way removes the partial file.
     public func writeBody(toFileAt path: String, for request: HTTPRequest) async throws -> HTTPRequest {
         try Self.checkMethod(request.method)
         let output = try FileDescriptor.openForWriting(path)
-        for try await chunk in makeBody(throttle: nil) {
-            try output.write(chunk)
+        do {
+            for try await chunk in makeBody(throttle: nil) {
+                try output.write(chunk)
+            }
+        } catch {
+            unlink(path)
+            throw error
         }
-        return withHeaders(request)
+        return isEmpty ? request : withHeaders(request)
     }
 
     private func withHeaders(_ request: HTTPRequest) -> HTTPRequest {

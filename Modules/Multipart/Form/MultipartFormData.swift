@@ -167,17 +167,24 @@ public struct MultipartFormData: Sendable {
         return Self.headerBlock(fields)
     }
 
-    /// `Name: value\r\n` lines and the blank line that ends them. Values have no CR or LF:
-    /// names are escaped above and `HTTPFields` values cannot hold them.
+    /// `Name: value\r\n` lines and the blank line that ends them. Names are escaped above and
+    /// `HTTPFields` cannot hold line breaks; a MIME type given as a string could, so CR, LF and
+    /// NUL are dropped from every value (per scalar: `"\r\n"` is one `Character`), and no value
+    /// can start a header line or end the block.
     private static func headerBlock(_ fields: [(String, String)]) -> Data {
         var text = ""
         for (name, value) in fields {
-            text += name + ": " + value.filter { $0 != "\r" && $0 != "\n" } + "\r\n"
+            var clean = String.UnicodeScalarView()
+            clean.append(contentsOf: value.unicodeScalars.lazy.filter { $0 != "\r" && $0 != "\n" && $0 != "\0" })
+            text += name + ": " + String(clean) + "\r\n"
         }
         return Data((text + "\r\n").utf8)
     }
 
     private static func knownLength(of body: Body, partName: String?) throws(MultipartError) -> Int64 {
+        if case .known(let length) = body.length, length < 0 {
+            throw MultipartError(.unknownLength, partName: partName, detail: "the stream announces a negative length (\(length))")
+        }
         guard case .known(let length) = body.length else {
             throw MultipartError(
                 .unknownLength, partName: partName,

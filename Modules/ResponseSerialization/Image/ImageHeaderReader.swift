@@ -3,11 +3,13 @@ import FoundationEssentials
 /// Reads an image's format and size from its first bytes. Every read is bounds-checked: a short
 /// or hostile header yields `nil`, never a trap.
 struct ImageHeaderReader {
-    private let bytes: [UInt8]
+    /// The whole body, indexed from 0: a JPEG's frame header may follow megabytes of Exif, XMP
+    /// or ICC segments, and a TIFF's directory often follows its pixels. The walk jumps from
+    /// segment to segment (or straight to the directory), so it stays cheap.
+    private let bytes: Data
 
     init(_ data: Data) {
-        // The headers that matter fit in the first 64 KiB (a JPEG's SOF comes after its Exif block).
-        bytes = Array(data.prefix(64 * 1024))
+        bytes = data.startIndex == 0 ? data : Data(data)
     }
 
     /// The format and size, or `nil` when the bytes are no image Courier knows.
@@ -132,7 +134,7 @@ struct ImageHeaderReader {
 
     private func u32(_ offset: Int, littleEndian: Bool) -> UInt32? {
         guard offset >= 0, offset + 4 <= bytes.count else { return nil }
-        let b = bytes[offset..<offset + 4].map(UInt32.init)
-        return littleEndian ? b[3] << 24 | b[2] << 16 | b[1] << 8 | b[0] : b[0] << 24 | b[1] << 16 | b[2] << 8 | b[3]
+        let b0 = UInt32(bytes[offset]), b1 = UInt32(bytes[offset + 1]), b2 = UInt32(bytes[offset + 2]), b3 = UInt32(bytes[offset + 3])
+        return littleEndian ? b3 << 24 | b2 << 16 | b1 << 8 | b0 : b0 << 24 | b1 << 16 | b2 << 8 | b3
     }
 }

@@ -95,7 +95,12 @@ struct JSONParser {
             index += 1
             skipWhitespace()
             let value = try parseValue()
-            if !(options.removesNulls && value == .null) { members[key] = value }
+            if options.removesNulls && value == .null {
+                // The last occurrence of a key wins, then nulls go: `{"a":1,"a":null}` loses `a`.
+                members.removeValue(forKey: key)
+            } else {
+                members[key] = value
+            }
             skipWhitespace()
             guard index < bytes.count else { throw failure("the document ended inside an object") }
             if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
@@ -181,7 +186,7 @@ struct JSONParser {
                 case UInt8(ascii: "u"): try appendUnicodeEscape(to: &utf8)
                 default:
                     index -= 1
-                    throw failure("invalid escape \\\(describe(escape).dropFirst().dropLast())")
+                    throw failure("invalid escape: a backslash followed by \(describe(escape))")
                 }
             default:
                 if byte < 0x20 { throw failure("an unescaped control character in a string") }

@@ -38,6 +38,7 @@ public struct PropertyListResponseSerializer: ResponseSerializer {
         try SerializationPipeline(validator: validator, maximumBodySize: maximumBodySize, preprocessor: dataPreprocessor)
             .run(response, refused: .some(PropertyListValue?.none)) { data throws(ResponseSerializationError) -> PropertyListValue? in
                 if data.isEmpty { return nil }
+                try PropertyListDepthCheck.check(data)
                 do {
                     return try PropertyListDecoder().decode(PropertyListValue.self, from: data)
                 } catch {

@@ -77,7 +77,8 @@ public struct DecodableResponseSerializer<Value: Decodable & Sendable>: Response
     public func serialize(_ response: DataResponse) throws -> Value {
         let expectsEmpty = emptyResponsePolicy.allowsEmptyBody(method: response.request.method, status: response.status.code)
         return try SerializationPipeline(validator: validator, maximumBodySize: maximumBodySize, preprocessor: dataPreprocessor)
-            .run(response, refused: nil) { data throws(ResponseSerializationError) -> Value in
+            // A wrong type on an empty body that may be empty (HEAD, 204, 205) is no error, as in AFNetworking.
+            .run(response, refused: expectsEmpty ? Self.emptyValue() : nil) { data throws(ResponseSerializationError) -> Value in
                 if data.isEmpty {
                     if expectsEmpty, let empty = Self.emptyValue() { return empty }
                     throw ResponseSerializationError(

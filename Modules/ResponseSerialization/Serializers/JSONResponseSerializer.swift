@@ -13,7 +13,8 @@ import FoundationEssentials
 /// - Acceptable types: `application/json`, `text/json`, `text/javascript`.
 /// - An empty body, or one of exactly one space, gives `nil` without an error (AFNetworking's
 ///   rule for servers that answer `head :ok` with a space); two spaces are a parse error.
-/// - A `charset` other than UTF-8 (UTF-16, UTF-32, Latin-1…) is converted to UTF-8 first.
+/// - A `charset` other than UTF-8 (UTF-16, UTF-32, Latin-1…) is converted to UTF-8 first; one
+///   Courier does not know is read as UTF-8 (RFC 8259 defines no charset for JSON).
 /// - A parse failure is a ``ResponseSerializationError`` with reason `invalidJSON`, the line and
 ///   column, and any status failure as its `validationError`.
 /// - A status-only failure still parses: the thrown ``ResponseValidationError`` carries the

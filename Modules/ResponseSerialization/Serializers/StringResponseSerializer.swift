@@ -37,9 +37,16 @@ public struct StringResponseSerializer: ResponseSerializer {
 
     /// The body as text.
     public func serialize(_ response: DataResponse) throws -> String {
-        let encoding = try forcedEncoding ?? Self.encoding(named: response.head.charset)
+        let forced = forcedEncoding
+        let charset = response.head.charset
         return try SerializationPipeline(validator: validator, maximumBodySize: maximumBodySize, preprocessor: dataPreprocessor)
-            .run(response, refused: "") { data throws(ResponseSerializationError) in try encoding.decode(data) }
+            .run(response, refused: "") { data throws(ResponseSerializationError) in
+                // Resolved after validation: a 404 keeps its status error, an empty body its "".
+                if data.isEmpty { return "" }
+                let encoding: TextEncoding
+                if let forced { encoding = forced } else { encoding = try Self.encoding(named: charset) }
+                return try encoding.decode(data)
+            }
     }
 
     private static func encoding(named charset: String?) throws(ResponseSerializationError) -> TextEncoding {

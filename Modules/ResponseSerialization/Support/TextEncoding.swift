@@ -61,7 +61,9 @@ public enum TextEncoding: String, Sendable, Hashable, Codable {
             }
             return String(decoding: data, as: UTF8.self)
         case .isoLatin1:
-            return String(String.UnicodeScalarView(data.map { Unicode.Scalar($0) }))
+            var scalars = String.UnicodeScalarView()
+            for byte in data { scalars.append(Unicode.Scalar(byte)) }
+            return String(scalars)
         case .windows1252:
             var scalars = String.UnicodeScalarView()
             for (offset, byte) in data.enumerated() {
@@ -72,14 +74,11 @@ public enum TextEncoding: String, Sendable, Hashable, Codable {
         }
     }
 
-    /// `data` as UTF-8 bytes: unchanged for UTF-8 (or no charset), transcoded otherwise.
+    /// `data` as UTF-8 bytes: unchanged for UTF-8, no charset or a charset Courier does not know
+    /// (JSON is UTF-8 by RFC 8259, and AFNetworking 3 and later ignore the parameter), transcoded
+    /// from UTF-16, UTF-32, Latin-1 or Windows-1252 otherwise.
     static func utf8Bytes(of data: Data, charset: String?) throws(ResponseSerializationError) -> Data {
-        guard let charset, let encoding = TextEncoding(charset: charset) else {
-            if let charset, TextEncoding(charset: charset) == nil {
-                throw ResponseSerializationError(.unsupportedEncoding, detail: "the response's charset \(charset) is not one Courier decodes (UTF-8, UTF-16, UTF-32, US-ASCII, ISO-8859-1, Windows-1252)")
-            }
-            return data
-        }
+        guard let charset, let encoding = TextEncoding(charset: charset) else { return data }
         if encoding == .utf8 || encoding == .ascii { return data }
         return Data(try encoding.decode(data).utf8)
     }
@@ -113,8 +112,8 @@ public enum TextEncoding: String, Sendable, Hashable, Codable {
         var scalars = String.UnicodeScalarView()
         var index = bytes.startIndex
         while index < bytes.endIndex {
-            let b = (0..<4).map { UInt32(bytes[index + $0]) }
-            let value = bigEndian ? b[0] << 24 | b[1] << 16 | b[2] << 8 | b[3] : b[3] << 24 | b[2] << 16 | b[1] << 8 | b[0]
+            let b0 = UInt32(bytes[index]), b1 = UInt32(bytes[index + 1]), b2 = UInt32(bytes[index + 2]), b3 = UInt32(bytes[index + 3])
+            let value = bigEndian ? b0 << 24 | b1 << 16 | b2 << 8 | b3 : b3 << 24 | b2 << 16 | b1 << 8 | b0
             guard let scalar = Unicode.Scalar(value) else { throw invalid(at: index - data.startIndex, "UTF-32") }
             scalars.append(scalar)
             index += 4
@@ -144,10 +143,11 @@ public enum TextEncoding: String, Sendable, Hashable, Codable {
     /// Windows-1252's characters for 0x80–0x9F; `nil` for its five undefined bytes.
     private static func windows1252Scalar(_ byte: UInt8) -> Unicode.Scalar? {
         guard (0x80...0x9F).contains(byte) else { return Unicode.Scalar(byte) }
-        let table: [UInt32?] = [
+        return windows1252Table[Int(byte - 0x80)].flatMap(Unicode.Scalar.init)
+    }
+
+    private static let windows1252Table: [UInt32?] = [
             0x20AC, nil, 0x201A, 0x0192, 0x201E, 0x2026, 0x2020, 0x2021, 0x02C6, 0x2030, 0x0160, 0x2039, 0x0152, nil, 0x017D, nil,
             nil, 0x2018, 0x2019, 0x201C, 0x201D, 0x2022, 0x2013, 0x2014, 0x02DC, 0x2122, 0x0161, 0x203A, 0x0153, nil, 0x017E, 0x0178,
         ]
-        return table[Int(byte - 0x80)].flatMap(Unicode.Scalar.init)
-    }
 }

@@ -65,6 +65,11 @@ public struct ResponseValidator: Sendable, Hashable, Codable {
         validate(head: response.head, body: response.data, url: response.request.url?.absoluteString)
     }
 
+    /// True when `types` holds `mime`; a type set after `init` (or decoded) may carry capitals.
+    private static func contains(_ types: Set<String>, _ mime: String) -> Bool {
+        types.contains(mime) || types.contains { $0.lowercased() == mime }
+    }
+
     /// Validates a response head and its body.
     public func validate(head: HTTPResponse, body: Data, url: String?) -> Outcome {
         var contentError: ResponseValidationError?
@@ -72,7 +77,7 @@ public struct ResponseValidator: Sendable, Hashable, Codable {
         if let acceptableContentTypes {
             let mime = head.mimeType
             let exempt = mime == nil && body.isEmpty
-            if !exempt, !(mime.map(acceptableContentTypes.contains) ?? false) {
+            if !exempt, !(mime.map { Self.contains(acceptableContentTypes, $0) } ?? false) {
                 valid = false
                 if !body.isEmpty {
                     contentError = ResponseValidationError(reason: .unacceptableContentType, url: url, response: head, body: body)

@@ -25,7 +25,13 @@ final class RequestBodyPipe: Sendable {
     private let state = Locked(State())
     let limit: Int
 
-    init(limit: Int) { self.limit = limit }
+    /// The most bytes one read hands curl (a throttled body's packet size); `Int.max` for no limit.
+    private let maximumRead: Int
+
+    init(limit: Int, maximumRead: Int? = nil) {
+        self.limit = limit
+        self.maximumRead = maximumRead ?? .max
+    }
 
     // MARK: Pump
 
@@ -84,9 +90,10 @@ final class RequestBodyPipe: Sendable {
             }
             guard let base = destination.baseAddress else { return .bytes(0) }
             var written = 0
-            while written < destination.count, !state.chunks.isEmpty {
+            let capacity = min(destination.count, maximumRead)
+            while written < capacity, !state.chunks.isEmpty {
                 let chunk = state.chunks[0]
-                let count = min(chunk.count, destination.count - written)
+                let count = min(chunk.count, capacity - written)
                 chunk.withUnsafeBytes { source in
                     if let from = source.baseAddress {
                         base.advanced(by: written).copyMemory(from: from, byteCount: count)

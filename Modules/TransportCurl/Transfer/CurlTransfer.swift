@@ -99,7 +99,7 @@ final class CurlTransfer: @unchecked Sendable {
                 uploadPipe = nil
             } else {
                 memoryUpload = nil
-                uploadPipe = RequestBodyPipe(limit: options.requestBufferSize)
+                uploadPipe = RequestBodyPipe(limit: options.requestBufferSize, maximumRead: body.maximumReadSize)
             }
         } else {
             uploadLength = nil

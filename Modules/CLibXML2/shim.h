@@ -1,0 +1,113 @@
+// Typed helpers around libxml2 (2.9.14 on Debian 12, and later) for what Swift cannot do itself:
+// the variadic error callbacks of xmlSAXHandler, the xmlFree macro, and hardening a parser
+// context in one place. Only CourierXML imports this module, with `internal import`.
+#ifndef COURIER_CLIBXML2_SHIM_H
+#define COURIER_CLIBXML2_SHIM_H
+
+#include <string.h>
+#include <libxml/parser.h>
+#include <libxml/parserInternals.h>
+#include <libxml/SAX2.h>
+#include <libxml/tree.h>
+#include <libxml/xmlerror.h>
+#include <libxml/xmlsave.h>
+#include <libxml/xpath.h>
+#include <libxml/xpathInternals.h>
+
+// MARK: Memory
+
+/// `xmlFree` is a macro over a per-thread function pointer when libxml2 is built with
+/// LIBXML_THREAD_ALLOC_ENABLED (as Debian's is).
+static inline void cxml_free(void *pointer) {
+    xmlFree(pointer);
+}
+
+// MARK: SAX handlers
+
+/// A handler that builds a tree (libxml2's SAX2 defaults) but reports errors only through the
+/// structured `serror` callback: the variadic `error`, `warning` and `fatalError` callbacks,
+/// which Swift cannot implement, are cleared so nothing is ever printed to stderr.
+static inline void cxml_sax_init_tree_builder(xmlSAXHandler *sax) {
+    memset(sax, 0, sizeof(*sax));
+    xmlSAXVersion(sax, 2);
+    sax->error = NULL;
+    sax->warning = NULL;
+    sax->fatalError = NULL;
+}
+
+/// An empty SAX2 handler (every callback NULL, `initialized` = XML_SAX2_MAGIC so the namespace
+/// aware startElementNs/endElementNs and `serror` are used).
+static inline void cxml_sax_init_empty(xmlSAXHandler *sax) {
+    memset(sax, 0, sizeof(*sax));
+    sax->initialized = XML_SAX2_MAGIC;
+}
+
+// MARK: Parser contexts
+
+/// The parse options every Courier parser uses: no network (XML_PARSE_NONET), nothing printed
+/// (NOERROR, NOWARNING). Entities are not substituted (no XML_PARSE_NOENT), no external subset is
+/// loaded (no DTDLOAD), no default attributes come from a DTD (no DTDATTR), no validation,
+/// no XInclude, and libxml2's hard limits stay on (no XML_PARSE_HUGE).
+static const int cxml_safe_options = XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING;
+
+/// Applies `cxml_safe_options` (plus `extra`) and then sets the fields those options leave to
+/// libxml2's per-thread global defaults (xmlSubstituteEntitiesDefault, xmlLoadExtDtdDefaultValue,
+/// xmlKeepBlanksDefault…), so another library in the process that changed a default cannot
+/// turn entity substitution or DTD loading back on for our parsers. Returns xmlCtxtUseOptions'
+/// result (0 on success).
+static inline int cxml_harden(xmlParserCtxtPtr ctxt, int extra) {
+    int result = xmlCtxtUseOptions(ctxt, cxml_safe_options | extra);
+    ctxt->replaceEntities = 0;
+    ctxt->loadsubset = 0;
+    ctxt->validate = 0;
+    ctxt->pedantic = 0;
+    ctxt->linenumbers = 1;
+    if ((extra & XML_PARSE_NOBLANKS) == 0) {
+        ctxt->keepBlanks = 1;
+    }
+    return result;
+}
+
+/// How far the parser still is from the end of the input it holds (0: it reached the end).
+static inline long cxml_input_remaining(xmlParserCtxtPtr ctxt) {
+    if (ctxt == NULL || ctxt->input == NULL || ctxt->input->cur == NULL || ctxt->input->end == NULL) {
+        return 0;
+    }
+    return (long)(ctxt->input->end - ctxt->input->cur);
+}
+
+// MARK: libxml2's generic (printf-style) error channel
+
+/// A few libxml2 paths report through the generic error channel directly, bypassing the
+/// structured handlers (e.g. XPath's "function … not found"). That channel is per thread in a
+/// threaded libxml2 (Debian's is), so a call that must not print silences it on its own thread
+/// for the duration of one synchronous libxml2 call, and restores it afterwards.
+typedef struct {
+    xmlGenericErrorFunc function;
+    void *context;
+} cxml_generic_error_handler;
+
+static void cxml_ignore_generic_error(void *context, const char *message, ...) {
+    (void)context;
+    (void)message;
+}
+
+static inline cxml_generic_error_handler cxml_silence_generic_errors(void) {
+    cxml_generic_error_handler saved = { xmlGenericError, xmlGenericErrorContext };
+    xmlSetGenericErrorFunc(NULL, cxml_ignore_generic_error);
+    return saved;
+}
+
+static inline void cxml_restore_generic_errors(cxml_generic_error_handler saved) {
+    xmlSetGenericErrorFunc(saved.context, saved.function);
+}
+
+// MARK: Output
+
+/// Serializes `doc` indented (what `xmllint --format` does), UTF-8. The caller frees `*out`
+/// with cxml_free.
+static inline void cxml_dump_formatted(xmlDocPtr doc, xmlChar **out, int *size) {
+    xmlDocDumpFormatMemoryEnc(doc, out, size, "UTF-8", 1);
+}
+
+#endif

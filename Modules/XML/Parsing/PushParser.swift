@@ -1,0 +1,157 @@
+internal import CLibXML2
+
+/// `xmlInitParser` sets up libxml2's global state; it must run once before any thread parses.
+private let libxml2Ready: Bool = {
+    xmlInitParser()
+    return true
+}()
+
+/// One libxml2 push parser (`xmlCreatePushParserCtxt` + `xmlParseChunk`), hardened: every parse
+/// in CourierXML, SAX or DOM, buffered or streaming, goes through this type.
+///
+/// The context's SAX handler refuses what is unsafe before libxml2 acts on it: any entity
+/// declaration, an external DTD, a reference to an entity nobody declared (see
+/// ``SecurityCallbacks``). Errors arrive through the structured `serror` callback of the
+/// context (never libxml2's global handlers, never stderr), and the first one wins.
+///
+/// Not thread-safe: one owner feeds it, from one thread at a time (libxml2 contexts are not
+/// shared). It is not `Sendable`, so the compiler keeps it that way.
+final class PushParser {
+    /// What the parser produces.
+    enum Mode {
+        /// SAX events, gathered in the state (nothing is built).
+        case events
+        /// A libxml2 tree (`xmlDoc`), taken with ``takeDocument()``; `keepsBlankText: false`
+        /// drops white-space-only text between elements (what `xmllint --format` parses with).
+        case tree(keepsBlankText: Bool)
+    }
+
+    let state: ParserState
+    private let context: xmlParserCtxtPtr
+    private var done = false
+
+    /// A parser. `charset` is the `charset` parameter of the body's `Content-Type`: when given it
+    /// wins over the document's own declaration (RFC 7303 §3.2), and an unknown one is an
+    /// ``XMLError/Reason/encoding`` error.
+    init(mode: Mode, options: XMLParseOptions, charset: String? = nil) throws(XMLError) {
+        _ = libxml2Ready
+        var sax = xmlSAXHandler()
+        var extraOptions: Int32 = 0
+        switch mode {
+        case .events:
+            cxml_sax_init_empty(&sax)
+            EventCallbacks.install(in: &sax)
+        case .tree(let keepsBlankText):
+            cxml_sax_init_tree_builder(&sax)
+            if !keepsBlankText { extraOptions |= Int32(XML_PARSE_NOBLANKS.rawValue) }
+        }
+        SecurityCallbacks.install(in: &sax, buildsTree: { if case .tree = mode { true } else { false } }())
+        if charset != nil { extraOptions |= Int32(XML_PARSE_IGNORE_ENC.rawValue) }
+
+        guard let context = xmlCreatePushParserCtxt(&sax, nil, nil, 0, nil) else {
+            throw XMLError(reason: .tooLarge, message: "libxml2 could not allocate a parser")
+        }
+        self.context = context
+        if case .events = mode { state = ParserState(collectsEvents: true, options: options) } else {
+            state = ParserState(collectsEvents: false, options: options)
+        }
+        state.dictionary = context.pointee.dict
+        context.pointee._private = Unmanaged.passUnretained(state).toOpaque()
+        _ = cxml_harden(context, extraOptions)
+
+        if let charset {
+            guard let handler = xmlFindCharEncodingHandler(charset) else {
+                throw XMLError(reason: .encoding, message: "unsupported encoding \(charset) (the charset of the Content-Type)")
+            }
+            guard xmlSwitchToEncoding(context, handler) == 0 else {
+                throw XMLError(reason: .encoding, message: "libxml2 cannot decode \(charset) (the charset of the Content-Type)")
+            }
+        }
+    }
+
+    deinit {
+        if let document = context.pointee.myDoc {
+            xmlFreeDoc(document)
+            context.pointee.myDoc = nil
+        }
+        context.pointee._private = nil
+        xmlFreeParserCtxt(context)
+    }
+
+    /// libxml2 is fed at most this many bytes per call, so each call's events stay few and a
+    /// huge buffer never overflows `xmlParseChunk`'s `int` size.
+    static let pieceSize = 64 * 1024
+
+    /// Parses the next bytes of the document; events (in ``Mode/events``) wait in ``state``.
+    func feed(_ bytes: UnsafeRawBufferPointer) throws(XMLError) {
+        if let error = state.error { throw error }
+        guard !done, let base = bytes.baseAddress, !bytes.isEmpty else { return }
+        if !state.sawContent { state.sawContent = Self.holdsContent(bytes) }
+        var offset = 0
+        while offset < bytes.count {
+            let count = min(Self.pieceSize, bytes.count - offset)
+            let silenced = cxml_silence_generic_errors()
+            let status = xmlParseChunk(context, (base + offset).assumingMemoryBound(to: CChar.self), Int32(count), 0)
+            cxml_restore_generic_errors(silenced)
+            try check(status)
+            offset += count
+        }
+    }
+
+    /// Ends the document: a document that is not complete fails here
+    /// (``XMLError/Reason/truncated`` or ``XMLError/Reason/empty``).
+    func finish() throws(XMLError) {
+        guard !done else {
+            if let error = state.error { throw error }
+            return
+        }
+        state.finishing = true
+        let silenced = cxml_silence_generic_errors()
+        let status = xmlParseChunk(context, nil, 0, 1)
+        cxml_restore_generic_errors(silenced)
+        state.flushCharacters()
+        try check(status)
+        done = true
+    }
+
+    /// The tree libxml2 built (``Mode/tree(keepsBlankText:)`` after ``finish()``); the caller
+    /// owns it and frees it with `xmlFreeDoc`.
+    func takeDocument() -> xmlDocPtr? {
+        let document = context.pointee.myDoc
+        context.pointee.myDoc = nil
+        return document
+    }
+
+    private func check(_ status: Int32) throws(XMLError) {
+        if let error = state.error {
+            done = true
+            throw error
+        }
+        // Errors all pass through `serror`; this covers one that did not, should libxml2 stop
+        // without saying why.
+        if status != 0, context.pointee.wellFormed == 0 || context.pointee.instate == XML_PARSER_EOF {
+            done = true
+            let error = XMLError(reason: .malformed, message: "libxml2 stopped with error \(status)", code: Int(status))
+            state.record(error)
+            throw error
+        }
+    }
+
+    /// True when `bytes` hold something other than XML white space and a UTF-8 byte-order mark.
+    private static func holdsContent(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        bytes.contains { byte in
+            byte != 0x20 && byte != 0x09 && byte != 0x0A && byte != 0x0D && byte != 0xEF && byte != 0xBB && byte != 0xBF
+        }
+    }
+}
+
+extension ParserState {
+    /// The state behind a libxml2 callback's context pointer (the parser context itself, since
+    /// the parser is created without user data).
+    static func from(_ context: UnsafeMutableRawPointer?) -> (ParserState, xmlParserCtxtPtr)? {
+        guard let context else { return nil }
+        let parser = context.assumingMemoryBound(to: xmlParserCtxt.self)
+        guard let state = parser.pointee._private else { return nil }
+        return (Unmanaged<ParserState>.fromOpaque(state).takeUnretainedValue(), parser)
+    }
+}

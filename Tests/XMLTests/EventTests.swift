@@ -1,0 +1,160 @@
+import CourierCore
+import CourierResponseSerialization
+import CourierXML
+import FoundationEssentials
+import Testing
+
+@Suite struct EventTests {
+    private let document = """
+        <?xml version="1.0"?><?style href="a.css"?><list xmlns="urn:l" xmlns:m="urn:m" m:n="2"><!--c--><item id="1" note="a&amp;b &lt; &#x41;">one &amp; <![CDATA[<two>]]></item><m:empty/>tail</list>
+        """
+
+    private var expected: [XMLEvent] {
+        let list = XMLName(localName: "list", namespaceURI: "urn:l")
+        let item = XMLName(localName: "item", namespaceURI: "urn:l")
+        let empty = XMLName(localName: "empty", prefix: "m", namespaceURI: "urn:m")
+        return [
+            .processingInstruction(target: "style", data: #"href="a.css""#),
+            .startElement(list, attributes: [XMLAttribute(name: XMLName(localName: "n", prefix: "m", namespaceURI: "urn:m"), value: "2")],
+                          namespaces: [XMLNamespace(prefix: nil, uri: "urn:l"), XMLNamespace(prefix: "m", uri: "urn:m")]),
+            .comment("c"),
+            .startElement(item, attributes: [XMLAttribute(name: "id", value: "1"), XMLAttribute(name: "note", value: "a&b < A")], namespaces: []),
+            .text("one & "),
+            .cdata("<two>"),
+            .endElement(item),
+            .startElement(empty, attributes: [], namespaces: []),
+            .endElement(empty),
+            .text("tail"),
+            .endElement(list),
+        ]
+    }
+
+    @Test func eventsInDocumentOrder() throws {
+        #expect(try XMLSAXParser(data: Data(document.utf8)).events() == expected)
+    }
+
+    @Test func chunkBoundariesDoNotChangeTheEvents() throws {
+        let bytes = Array(document.utf8)
+        for size in [1, 2, 3, 7, 64] {
+            let parser = try XMLEventParser()
+            var events: [XMLEvent] = []
+            var offset = 0
+            while offset < bytes.count {
+                events += try parser.feed(bytes[offset..<min(bytes.count, offset + size)])
+                offset += size
+            }
+            events += try parser.finish()
+            #expect(events == expected, "chunks of \(size)")
+        }
+    }
+
+    @Test func multiByteCharactersSplitAcrossChunks() throws {
+        let parser = try XMLEventParser()
+        var events = try parser.feed(Data("<a>".utf8) + Data([0xE2, 0x82]))
+        events += try parser.feed(Data([0xAC]) + Data("😀</a>".utf8))
+        events += try parser.finish()
+        #expect(events == [.startElement("a", attributes: [], namespaces: []), .text("€😀"), .endElement("a")])
+    }
+
+    @Test func longTextArrivesInBoundedPieces() throws {
+        let text = String(repeating: "0123456789", count: 20_000)
+        let events = try XMLSAXParser(data: Data("<a>\(text)</a>".utf8)).events()
+        let pieces = events.compactMap { event -> String? in if case .text(let text) = event { return text } else { return nil } }
+        #expect(pieces.count == 4)
+        #expect(pieces.allSatisfy { $0.utf8.count <= 64 * 1024 })
+        #expect(pieces.joined() == text)
+    }
+
+    @Test func handlerReceivesEventsAndCanStop() throws {
+        struct Enough: Error {}
+        var seen: [XMLEvent] = []
+        #expect(throws: Enough.self) {
+            try XMLSAXParser(data: Data(document.utf8)).parse { event in
+                seen.append(event)
+                if case .comment = event { throw Enough() }
+            }
+        }
+        #expect(seen == Array(expected.prefix(3)))
+    }
+
+    @Test func eventsBeforeAnErrorAreDelivered() async throws {
+        var seen: [XMLEvent] = []
+        let error = try #require(throws: XMLError.self) {
+            try XMLSAXParser(data: Data("<a><b>x</b><c></a>".utf8)).parse { seen.append($0) }
+        }
+        #expect(error.reason == .malformed)
+        #expect(seen == [
+            .startElement("a", attributes: [], namespaces: []), .startElement("b", attributes: [], namespaces: []),
+            .text("x"), .endElement("b"), .startElement("c", attributes: [], namespaces: []),
+        ])
+        var streamed: [XMLEvent] = []
+        await #expect(throws: XMLError.self) {
+            for try await event in XMLStream.events(in: chunkedBody(["<a><b>x</b>", "<c></a>"])) { streamed.append(event) }
+        }
+        #expect(streamed == seen)
+    }
+
+    @Test func asyncSequenceOverABody() async throws {
+        let bytes = Array(document.utf8)
+        let chunks = stride(from: 0, to: bytes.count, by: 5).map { String(decoding: bytes[$0..<min(bytes.count, $0 + 5)], as: UTF8.self) }
+        var events: [XMLEvent] = []
+        for try await event in XMLStream.events(in: Body(Data(bytes))) { events.append(event) }
+        #expect(events == expected)
+        // Chunks split anywhere (even inside a multi-byte sequence: the split above is by byte).
+        let (body, writer) = Body.makeStream()
+        for index in stride(from: 0, to: bytes.count, by: 5) { writer.yield(ArraySlice(bytes[index..<min(bytes.count, index + 5)])) }
+        writer.finish()
+        events = []
+        for try await event in XMLStream.events(in: body) { events.append(event) }
+        #expect(events == expected)
+        #expect(chunks.count > 10)
+    }
+
+    @Test func streamingAResponseValidatesTheHeadFirst() async throws {
+        var events: [XMLEvent] = []
+        try await XMLStream.parse(streamingResponse(contentType: "text/xml; charset=utf-8", body: chunkedBody(["<a>", "hi</a>"]))) {
+            events.append($0)
+        }
+        #expect(events == [.startElement("a", attributes: [], namespaces: []), .text("hi"), .endElement("a")])
+
+        // A wrong type: refused before a byte is read (the body would throw if read).
+        struct Untouched: Error {}
+        let poisoned = Body(ThrowingChunks(), length: .unknown, iterationBehavior: .single)
+        let wrongType = try await #require(throws: ResponseValidationError.self) {
+            try await XMLStream.parse(streamingResponse(contentType: "application/json", body: poisoned)) { _ in }
+        }
+        #expect(wrongType.reason == .unacceptableContentType)
+        #expect(wrongType.body.isEmpty)
+        // A bad status: refused before reading too (no events of an error page).
+        let notFound = try await #require(throws: ResponseValidationError.self) {
+            try await XMLStream.parse(streamingResponse(404, body: poisoned)) { _ in }
+        }
+        #expect(notFound.reason == .unacceptableStatusCode)
+        #expect(notFound.description == "Request failed: not found (404)")
+        #expect(notFound.url == "http://mock.test/feed")
+        #expect(throws: ResponseValidationError.self) { try XMLStream.events(in: streamingResponse(500, body: poisoned)) }
+        // Empty with a wrong type: AFNetworking's "invalid, no error": nothing to parse.
+        var none: [XMLEvent] = []
+        for try await event in try XMLStream.events(in: streamingResponse(contentType: "text/html", body: .empty)) { none.append(event) }
+        #expect(none.isEmpty)
+        // The charset of the Content-Type decodes the body.
+        let latin1 = Body(Data("<a>".utf8) + Data([0xE9]) + Data("</a>".utf8))
+        var text: [XMLEvent] = []
+        for try await event in try XMLStream.events(in: streamingResponse(contentType: "application/xml; charset=ISO-8859-1", body: latin1)) {
+            text.append(event)
+        }
+        #expect(text.contains(.text("é")))
+    }
+}
+
+/// Chunks that fail when read: proves a body was not read.
+struct ThrowingChunks: AsyncSequence, Sendable {
+    typealias Element = ArraySlice<UInt8>
+    struct AsyncIterator: AsyncIteratorProtocol {
+        mutating func next() async throws -> ArraySlice<UInt8>? {
+            Issue.record("the body was read")
+            throw CancellationError()
+        }
+    }
+    func makeAsyncIterator() -> AsyncIterator { AsyncIterator() }
+}
