@@ -21,6 +21,7 @@ let package = Package(
         .library(name: "CourierResponseSerialization", targets: ["CourierResponseSerialization"]),
         .library(name: "CourierXML", targets: ["CourierXML"]),
         .library(name: "CourierReachability", targets: ["CourierReachability"]),
+        .library(name: "CourierSecurity", targets: ["CourierSecurity"]),
         .library(name: "Courier", targets: ["Courier"]),
         .executable(name: "courier", targets: ["CourierCLI"]),
     ],
@@ -45,6 +46,19 @@ let package = Package(
             name: "CourierCurl",
             dependencies: ["CourierCore", "CCurl", .product(name: "HTTPTypes", package: "swift-http-types")],
             path: "Modules/TransportCurl",
+            swiftSettings: strictSettings
+        ),
+        // libcrypto only (X.509, PEM, digests): CourierSecurity makes no TLS connection of its own.
+        .systemLibrary(
+            name: "COpenSSL",
+            path: "Modules/COpenSSL",
+            pkgConfig: "libcrypto",
+            providers: [.apt(["libssl-dev"])]
+        ),
+        .target(
+            name: "CourierSecurity",
+            dependencies: ["CourierCore", "COpenSSL"],
+            path: "Modules/Security",
             swiftSettings: strictSettings
         ),
         .target(
@@ -100,7 +114,7 @@ let package = Package(
             name: "Courier",
             dependencies: [
                 "CourierCore", "CourierCurl", "CourierRequestSerialization", "CourierMultipart",
-                "CourierResponseSerialization", "CourierReachability",
+                "CourierResponseSerialization", "CourierReachability", "CourierSecurity",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
             path: "Modules/Courier",
@@ -110,7 +124,7 @@ let package = Package(
             name: "CourierCLI",
             dependencies: [
                 "CourierCore", "CourierCurl", "CourierRequestSerialization", "CourierMultipart",
-                "CourierResponseSerialization", "CourierReachability", "Courier", "CourierXML",
+                "CourierResponseSerialization", "CourierReachability", "CourierSecurity", "Courier", "CourierXML",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
@@ -164,7 +178,11 @@ let package = Package(
         ),
         .testTarget(
             name: "CourierCLITests",
-            dependencies: ["CourierCLI", "CourierCore", "CourierRequestSerialization", "CourierReachability", .product(name: "HTTPTypes", package: "swift-http-types")],
+            dependencies: [
+                "CourierCLI", "CourierCore", "CourierRequestSerialization", "CourierReachability", "CourierSecurity",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
             path: "Tests/CLITests",
             swiftSettings: strictSettings
         ),
@@ -189,6 +207,13 @@ let package = Package(
             // tests run them inside network namespaces.
             dependencies: ["CourierCLI", "ReachabilityProbe", "CourierCore"],
             path: "Tests/ReachabilityNamespaceTests",
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "CourierSecurityTests",
+            dependencies: ["CourierSecurity", "CourierCore", "CourierCurl", .product(name: "HTTPTypes", package: "swift-http-types")],
+            path: "Tests/SecurityTests",
+            exclude: ["Fixtures"],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -18,6 +18,7 @@ let package = Package(
                 .product(name: "Courier", package: "Courier"),
                 .product(name: "CourierResponseSerialization", package: "Courier"),
                 .product(name: "CourierXML", package: "Courier"),
+                .product(name: "CourierSecurity", package: "Courier"),
             ],
             path: "Tests/IntegrationTests",
             swiftSettings: [.enableUpcomingFeature("ExistentialAny")]

@@ -13,7 +13,7 @@ if ! Scripts/servers.sh status >/dev/null 2>&1; then
     Scripts/servers.sh start
     started_here=1
 fi
-stop_servers() { [ "$started_here" = 1 ] && Scripts/servers.sh stop || true; }
+stop_servers() { [ "$started_here" = 1 ] && "$COURIER_ROOT/Scripts/servers.sh" stop || true; }  # the suite runs from Integration/
 trap stop_servers EXIT
 eval "$(Scripts/servers.sh env)"
 

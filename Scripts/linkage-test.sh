@@ -103,3 +103,43 @@ let reachable = await monitor.waitUntilReachable(timeout: .seconds(5))
 precondition(reachable)
 monitor.stop()
 '
+
+# --- OpenSSL: only CourierSecurity brings OpenSSL code of Courier's -----------------------------------
+# libcurl itself links libssl and libcrypto, so ldd lists them for every curl consumer: that is libcurl's
+# doing, not Courier's. What Courier adds shows in the binary itself: the libraries it needs directly
+# (DT_NEEDED) and the functions it imports. CourierCurl runs trust evaluators through OpenSSL functions it
+# looks up at run time in the libssl libcurl loaded (Modules/TransportCurl/TLS/OpenSSLRuntime.swift), so a
+# consumer without CourierSecurity needs no OpenSSL library itself, imports no OpenSSL function and holds
+# no code of COpenSSL or CourierSecurity.
+OPENSSL_FUNCTIONS='^(SSL|X509|EVP|PEM|BIO|ERR|CRYPTO|OPENSSL|d2i|i2d)_'
+openssl_imports() { nm -D --undefined-only "$1" | awk '{print $NF}' | sed 's/@.*//' | grep -E "$OPENSSL_FUNCTIONS" || true; }
+openssl_needed() { readelf -d "$1" | grep -E 'NEEDED.*lib(ssl|crypto)\.so' || true; }
+
+check CoreCurlTrust "CourierCore CourierCurl" "CourierCore CourierCurl HTTPTypes" \
+    "FoundationNetworking|libFoundation\.so|libxml2" '
+struct PinNothing: ServerTrustEvaluator, Hashable { func evaluate(_ trust: ServerTrust) throws {} }
+var configuration = SessionConfiguration()
+configuration.trustEvaluator = PinNothing()
+_ = Session(configuration: configuration, transport: try CurlTransport())
+'
+binary="$work/.build/debug/CoreCurlTrust"
+# (Outputs are kept before grep reads them: `grep -q` closing a pipe early would fail it under pipefail.)
+libraries="$(ldd "$binary")"
+grep -q libcurl <<<"$libraries" || die "CoreCurlTrust does not load libcurl: the check looks at the wrong binary"
+# The hook is there: the name of the OpenSSL function it looks up, as a string, not as an import.
+grep -qx SSL_CTX_set_cert_verify_callback <<<"$(strings "$binary")" ||
+    die "CoreCurlTrust holds no handshake hook: the check looks at the wrong binary"
+[ -z "$(openssl_needed "$binary")" ] || die "CoreCurlTrust needs OpenSSL directly: $(openssl_needed "$binary")"
+[ -z "$(openssl_imports "$binary")" ] || die "CoreCurlTrust imports OpenSSL functions: $(openssl_imports "$binary" | tr '\n' ' ')"
+! grep -Eq 'copenssl_|15CourierSecurity' <<<"$(nm "$binary")" || die "CoreCurlTrust holds code of COpenSSL or CourierSecurity"
+echo "ok: CoreCurlTrust (CourierCurl with a trust evaluator) needs no OpenSSL library itself, imports no OpenSSL function, holds no COpenSSL or CourierSecurity code"
+
+check SecurityUser "CourierCore CourierSecurity" "CourierCore CourierSecurity" \
+    "FoundationNetworking|libFoundation\.so|libxml2|libcurl" '
+precondition(SecurityPolicy.default.pinningMode == .none)
+precondition(!SecurityPolicy.default.evaluate(chain: [[0x30]], domain: nil))
+'
+binary="$work/.build/debug/SecurityUser"
+[ -n "$(openssl_needed "$binary")" ] || die "SecurityUser does not need libcrypto: the contrast above proves nothing"
+grep -qx X509_verify_cert <<<"$(openssl_imports "$binary")" || die "SecurityUser does not import X509_verify_cert"
+echo "ok: SecurityUser (CourierSecurity) needs $(openssl_needed "$binary" | sed 's/.*\[\(.*\)\]/\1/' | tr '\n' ' ')and imports $(openssl_imports "$binary" | wc -l) OpenSSL functions, without libcurl"

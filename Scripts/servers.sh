@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Starts and stops Courier's local test servers (Integration/Servers/README.md), all on 127.0.0.1:
 # httpbin (gunicorn), nginx (plain HTTP/1.1, h2c, TLS with HTTP/2 + HTTP/1.1, a Unix socket, big files),
-# the fault server, the forward proxy and the upload sink.
+# the fault server, the forward proxy, the upload sink, and for CourierSecurity: nginx TLS with an unrelated
+# chain, nginx with mutual TLS, and the TLS recorder.
 #
 # Usage: Scripts/servers.sh start|stop|status|env
 #   start   generates what is missing (certificates, big files), starts what is not running, waits until
@@ -12,7 +13,8 @@
 #
 # Environment: COURIER_STATE_DIR (default $COURIER_ROOT/.build-servers), COURIER_HTTPBIN_PORT (18080),
 # COURIER_NGINX_PORT (18081), COURIER_H2C_PORT (18082), COURIER_TLS_PORT (18083), COURIER_FAULT_PORT (18084),
-# COURIER_PROXY_PORT (18085), COURIER_SINK_PORT (18086), COURIER_HTTPBIN_WORKERS (2, each with 8 threads),
+# COURIER_PROXY_PORT (18085), COURIER_SINK_PORT (18086), COURIER_TLS_OTHER_PORT (18090), COURIER_MTLS_PORT
+# (18091), COURIER_TLS_RECORDER_PORT (18092), COURIER_HTTPBIN_WORKERS (2, each with 8 threads),
 # COURIER_NGINX_WORKERS (1), COURIER_NGINX_ACCESS_LOG (on; "off" for benchmarks that must not write a line
 # per request).
 # `start` records the settings it used in the state directory; `env`, `status` and `stop` use them unless
@@ -29,7 +31,7 @@ CERTS="$STATE/certs"
 FILES="$STATE/files"
 LOGS="$STATE/logs"
 SOCKET="$STATE/nginx.sock"
-SERVERS=(httpbin nginx fault proxy sink)
+SERVERS=(httpbin nginx fault proxy sink recorder)
 
 # What a live server's command line contains, so a recycled pid is never taken for (or killed as) one.
 signature() {
@@ -39,6 +41,7 @@ signature() {
         fault) echo "fault_server.py" ;;
         proxy) echo "proxy_server.py" ;;
         sink) echo "upload_sink.py" ;;
+        recorder) echo "tls_recorder.py" ;;
     esac
 }
 log_of() { echo "$LOGS/$1.log"; }
@@ -80,10 +83,14 @@ TLS_PORT="$(setting COURIER_TLS_PORT 18083)"
 FAULT_PORT="$(setting COURIER_FAULT_PORT 18084)"
 PROXY_PORT="$(setting COURIER_PROXY_PORT 18085)"
 SINK_PORT="$(setting COURIER_SINK_PORT 18086)"
+TLS_OTHER_PORT="$(setting COURIER_TLS_OTHER_PORT 18090)"
+MTLS_PORT="$(setting COURIER_MTLS_PORT 18091)"
+RECORDER_PORT="$(setting COURIER_TLS_RECORDER_PORT 18092)"
 HTTPBIN_WORKERS="$(setting COURIER_HTTPBIN_WORKERS 2)"
 NGINX_WORKERS="$(setting COURIER_NGINX_WORKERS 1)"
 NGINX_ACCESS_LOG="$(setting COURIER_NGINX_ACCESS_LOG on)"
 for port in "$HTTPBIN_PORT" "$NGINX_PORT" "$H2C_PORT" "$TLS_PORT" "$FAULT_PORT" "$PROXY_PORT" "$SINK_PORT" \
+    "$TLS_OTHER_PORT" "$MTLS_PORT" "$RECORDER_PORT" \
     "$HTTPBIN_WORKERS" "$NGINX_WORKERS"; do
     [[ "$port" =~ ^[1-9][0-9]*$ ]] && [ "$port" -le 65535 ] ||
         die "not a port or a count: '$port' (check the COURIER_*_PORT and COURIER_*_WORKERS variables)"
@@ -97,6 +104,9 @@ TLS_LOCALHOST_URL="https://localhost:$TLS_PORT"
 FAULT_URL="http://127.0.0.1:$FAULT_PORT"
 PROXY_URL="http://127.0.0.1:$PROXY_PORT"
 SINK_URL="http://127.0.0.1:$SINK_PORT"
+TLS_OTHER_URL="https://127.0.0.1:$TLS_OTHER_PORT"
+MTLS_URL="https://127.0.0.1:$MTLS_PORT"
+RECORDER_URL="https://127.0.0.1:$RECORDER_PORT"
 
 # --- processes ---------------------------------------------------------------------------------------
 
@@ -125,13 +135,14 @@ start_nginx() {
 $(tail -n 5 "$(log_of nginx)")"
 }
 
-start_python_server() { # start_python_server NAME SCRIPT PORT
+start_python_server() { # start_python_server NAME SCRIPT PORT [ARGUMENT ...]
     local name="$1" script="$2" port="$3" python="$VENV/bin/python"
+    shift 3
     [ -x "$python" ] || python="$(command -v python3)" || die "python3 is missing: run Scripts/bootstrap.sh"
     rm -f "$STATE/$name.pid"
     # setsid -f: its own session, so the caller's terminal or process group ending does not stop it;
     # the server writes its pid file itself once it listens.
-    setsid -f "$python" "$SERVERS_DIR/$script" --port "$port" --pid-file "$STATE/$name.pid" \
+    setsid -f "$python" "$SERVERS_DIR/$script" --port "$port" --pid-file "$STATE/$name.pid" "$@" \
         >>"$(log_of "$name")" 2>&1 </dev/null
 }
 
@@ -145,10 +156,15 @@ probe() {
             "${curl[@]}" "$NGINX_URL/get" &&
             "${curl[@]}" --http2-prior-knowledge "$H2C_URL/json" &&
             "${curl[@]}" --cacert "$CERTS/root.pem" "$TLS_URL/json" &&
+            "${curl[@]}" --cacert "$CERTS/root2.pem" --resolve "other.test:$TLS_OTHER_PORT:127.0.0.1" \
+                "https://other.test:$TLS_OTHER_PORT/json" &&
+            "${curl[@]}" --cacert "$CERTS/root.pem" --cert "$CERTS/client.pem" --key "$CERTS/client.key" \
+                "$MTLS_URL/client" &&
             "${curl[@]}" --unix-socket "$SOCKET" "http://localhost/get" ;;
         fault) pid_of fault >/dev/null && "${curl[@]}" "$FAULT_URL/health" ;;
         proxy) pid_of proxy >/dev/null && "${curl[@]}" "$PROXY_URL/health" ;;
         sink) pid_of sink >/dev/null && "${curl[@]}" "$SINK_URL/health" ;;
+        recorder) pid_of recorder >/dev/null && "${curl[@]}" --cacert "$CERTS/root.pem" "$RECORDER_URL/health" ;;
     esac
 }
 
@@ -232,6 +248,8 @@ render() {
     text="${text//@NGINX_PORT@/"$NGINX_PORT"}"
     text="${text//@H2C_PORT@/"$H2C_PORT"}"
     text="${text//@TLS_PORT@/"$TLS_PORT"}"
+    text="${text//@TLS_OTHER_PORT@/"$TLS_OTHER_PORT"}"
+    text="${text//@MTLS_PORT@/"$MTLS_PORT"}"
     text="${text//@CERTS@/"$CERTS"}"
     text="${text//@FILES@/"$FILES"}"
     text="${text//@LOGS@/"$LOGS"}"
@@ -250,6 +268,9 @@ COURIER_TLS_PORT=$TLS_PORT
 COURIER_FAULT_PORT=$FAULT_PORT
 COURIER_PROXY_PORT=$PROXY_PORT
 COURIER_SINK_PORT=$SINK_PORT
+COURIER_TLS_OTHER_PORT=$TLS_OTHER_PORT
+COURIER_MTLS_PORT=$MTLS_PORT
+COURIER_TLS_RECORDER_PORT=$RECORDER_PORT
 COURIER_HTTPBIN_WORKERS=$HTTPBIN_WORKERS
 COURIER_NGINX_WORKERS=$NGINX_WORKERS
 COURIER_NGINX_ACCESS_LOG=$NGINX_ACCESS_LOG
@@ -290,10 +311,12 @@ cmd_start() {
     for name in "${started[@]}"; do
         case "$name" in
             httpbin) port_free "$HTTPBIN_PORT" httpbin ;;
-            nginx) port_free "$NGINX_PORT" nginx; port_free "$H2C_PORT" "nginx h2c"; port_free "$TLS_PORT" "nginx TLS" ;;
+            nginx) port_free "$NGINX_PORT" nginx; port_free "$H2C_PORT" "nginx h2c"; port_free "$TLS_PORT" "nginx TLS"
+                port_free "$TLS_OTHER_PORT" "nginx TLS (other chain)"; port_free "$MTLS_PORT" "nginx mutual TLS" ;;
             fault) port_free "$FAULT_PORT" "the fault server" ;;
             proxy) port_free "$PROXY_PORT" "the proxy" ;;
             sink) port_free "$SINK_PORT" "the upload sink" ;;
+            recorder) port_free "$RECORDER_PORT" "the TLS recorder" ;;
         esac
     done
     for name in "${started[@]}"; do
@@ -303,6 +326,8 @@ cmd_start() {
             fault) start_python_server fault fault_server.py "$FAULT_PORT" ;;
             proxy) start_python_server proxy proxy_server.py "$PROXY_PORT" ;;
             sink) start_python_server sink upload_sink.py "$SINK_PORT" ;;
+            recorder) start_python_server recorder tls_recorder.py "$RECORDER_PORT" \
+                --cert "$CERTS/chain.pem" --key "$CERTS/leaf.key" ;;
         esac
     done
 
@@ -311,6 +336,7 @@ cmd_start() {
     wait_until_ready fault 10
     wait_until_ready proxy 10
     wait_until_ready sink 10
+    wait_until_ready recorder 10
     if [ ${#started[@]} -eq 0 ]; then
         log "servers already running (state in $STATE)"
     else
@@ -320,7 +346,7 @@ cmd_start() {
 
 cmd_stop() {
     local name
-    for name in sink proxy fault nginx httpbin; do stop_server "$name"; done
+    for name in recorder sink proxy fault nginx httpbin; do stop_server "$name"; done
     log "servers stopped"
 }
 
@@ -329,10 +355,11 @@ cmd_status() {
     for name in "${SERVERS[@]}"; do
         case "$name" in
             httpbin) where="$HTTPBIN_URL" ;;
-            nginx) where="$NGINX_URL (HTTP/1.1), $H2C_URL (h2c), $TLS_URL (TLS), unix:$SOCKET" ;;
+            nginx) where="$NGINX_URL (HTTP/1.1), $H2C_URL (h2c), $TLS_URL (TLS), $TLS_OTHER_URL (TLS, other chain), $MTLS_URL (mutual TLS), unix:$SOCKET" ;;
             fault) where="$FAULT_URL" ;;
             proxy) where="$PROXY_URL" ;;
             sink) where="$SINK_URL" ;;
+            recorder) where="$RECORDER_URL (TLS recorder)" ;;
         esac
         if pid="$(pid_of "$name")"; then
             printf '%-8s running  pid %-7s %s\n' "$name" "$pid" "$where"
@@ -348,7 +375,8 @@ cmd_env() {
     local name value
     for name in COURIER_HTTPBIN_URL=HTTPBIN_URL COURIER_NGINX_URL=NGINX_URL COURIER_H2C_URL=H2C_URL \
         COURIER_TLS_URL=TLS_URL COURIER_TLS_LOCALHOST_URL=TLS_LOCALHOST_URL COURIER_FAULT_URL=FAULT_URL \
-        COURIER_PROXY_URL=PROXY_URL COURIER_SINK_URL=SINK_URL; do
+        COURIER_PROXY_URL=PROXY_URL COURIER_SINK_URL=SINK_URL \
+        COURIER_TLS_OTHER_URL=TLS_OTHER_URL COURIER_MTLS_URL=MTLS_URL COURIER_TLS_RECORDER_URL=RECORDER_URL; do
         value="${name#*=}"
         printf 'export %s=%q\n' "${name%%=*}" "${!value}"
     done

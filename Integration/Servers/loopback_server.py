@@ -7,12 +7,15 @@ import signal
 import threading
 
 
-def arguments(description):
-    """The --host (127.0.0.1 or localhost only), --port and --pid-file arguments."""
+def arguments(description, more=None):
+    """The --host (127.0.0.1 or localhost only), --port and --pid-file arguments; `more(parser)` adds a
+    server's own."""
     parser = argparse.ArgumentParser(description=description)
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, required=True)
     parser.add_argument("--pid-file")
+    if more:
+        more(parser)
     parsed = parser.parse_args()
     if parsed.host not in ("127.0.0.1", "localhost"):
         parser.error("listens on 127.0.0.1 only")

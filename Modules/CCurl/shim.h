@@ -41,6 +41,24 @@ static inline CURLcode ccurl_easy_setopt_seek_function(CURL *handle,
     return curl_easy_setopt(handle, CURLOPT_SEEKFUNCTION, function);
 }
 
+/// CURLOPT_SSL_CTX_FUNCTION: called with the TLS library's context (an OpenSSL `SSL_CTX *` when libcurl
+/// uses OpenSSL) before each new TLS connection's handshake. CCurl declares no OpenSSL type: the context
+/// stays a `void *` here.
+static inline CURLcode ccurl_easy_setopt_ssl_ctx_function(CURL *handle,
+        CURLcode (*function)(CURL *, void *, void *)) {
+    return curl_easy_setopt(handle, CURLOPT_SSL_CTX_FUNCTION, function);
+}
+
+/// Sets a blob option (CURLOPT_SSLCERT_BLOB, CURLOPT_SSLKEY_BLOB, ...) from `length` bytes, which libcurl
+/// copies (CURL_BLOB_COPY), so they may be temporary. `bytes` NULL clears the option.
+static inline CURLcode ccurl_easy_setopt_blob(CURL *handle, CURLoption option, const void *bytes, size_t length) {
+    if (bytes == NULL) {
+        return curl_easy_setopt(handle, option, (struct curl_blob *)NULL);
+    }
+    struct curl_blob blob = { (void *)bytes, length, CURL_BLOB_COPY };
+    return curl_easy_setopt(handle, option, &blob);
+}
+
 // MARK: curl_easy_getinfo
 
 static inline CURLcode ccurl_easy_getinfo_long(CURL *handle, CURLINFO info, long *value) {
@@ -91,6 +109,9 @@ static const int ccurl_seekfunc_cantseek = CURL_SEEKFUNC_CANTSEEK;
 
 /// The libcurl version as 0xXXYYZZ (major, minor, patch).
 static inline unsigned int ccurl_version_number(void) { return curl_version_info(CURLVERSION_NOW)->version_num; }
+
+/// The TLS library libcurl was built with, e.g. "OpenSSL/3.0.19"; NULL without TLS.
+static inline const char *ccurl_ssl_version(void) { return curl_version_info(CURLVERSION_NOW)->ssl_version; }
 
 /// The libcurl version string, e.g. "libcurl/7.88.1 OpenSSL/3.0.19 …".
 static inline const char *ccurl_version(void) { return curl_version(); }

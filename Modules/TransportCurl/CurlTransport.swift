@@ -16,6 +16,12 @@ import Synchronization
 /// ```
 /// curl never follows redirects here: the session's redirect stage does, so every hop is seen.
 /// One transport is meant to be shared by many sessions and tasks; it keeps its connections.
+///
+/// A session's ``CourierCore/ServerTrustEvaluator`` (e.g. `CourierSecurity`'s `SecurityPolicy`) runs
+/// inside each new HTTPS connection's TLS handshake, on the transport's thread; a refusal aborts the
+/// handshake before a byte of the request is sent, and the task fails with the evaluator's error.
+/// Connections one evaluator accepted serve only requests with an equal evaluator. Without an evaluator
+/// curl verifies as usual (``Configuration/certificateAuthorityFile``, ``Configuration/verifiesPeer``).
 public final class CurlTransport: Transport {
     /// How the transport connects.
     public struct Configuration: Sendable {
@@ -48,10 +54,14 @@ public final class CurlTransport: Transport {
         public var unixSocketPath: String?
         /// A PEM file of CA certificates to trust instead of the system store.
         public var certificateAuthorityFile: String?
-        /// Verify the server's certificate chain (`--insecure` turns it off).
+        /// Verify the server's certificate chain (`--insecure` turns it off). Ignored for requests with a
+        /// ``CourierCore/ServerTrustEvaluator``, which decides instead, in the handshake.
         public var verifiesPeer = true
-        /// Verify that the certificate names the host.
+        /// Verify that the certificate names the host. Ignored for requests with a trust evaluator.
         public var verifiesHost = true
+        /// The certificate and key presented to servers that ask for one (mutual TLS). Its certificate
+        /// is part of libcurl's connection matching: connections are not shared across client certificates.
+        public var clientCertificate: ClientCertificate?
         /// Bytes of response body held for a slow reader before the transfer pauses.
         public var responseBufferSize = 1024 * 1024
         /// Bytes of request body read ahead of the socket.
@@ -118,7 +128,14 @@ public final class CurlTransport: Transport {
         let url = scheme + "://" + authority + path
         if context.trustEvaluator != nil, scheme.count == 5 {
             // Fail closed: a trust evaluator this transport cannot run must never be skipped.
-            throw TransportError(.tlsFailure, message: "this CurlTransport cannot run a ServerTrustEvaluator during the handshake; refusing to connect")
+            if OpenSSLRuntime.shared == nil {
+                throw TransportError(.tlsFailure, message: "this libcurl (\(Self.libcurlVersion)) cannot run a ServerTrustEvaluator during the TLS handshake (it needs OpenSSL); refusing to connect")
+            }
+            if let proxy = configuration.proxy, proxy.lowercased().hasPrefix("https:") {
+                // libcurl would call the SSL-context callback for the proxy's handshake too, and the
+                // evaluator would judge the proxy's certificate as the server's.
+                throw TransportError(.tlsFailure, message: "a ServerTrustEvaluator cannot be run through an HTTPS proxy; refusing to connect")
+            }
         }
         let transfer = CurlTransfer(request: request, url: url, body: body, context: context, owner: self)
         return try await transfer.awaitHead()

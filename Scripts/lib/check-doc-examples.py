@@ -16,6 +16,7 @@ GUIDES = {
     "docs/multipart.md": "Tests/MultipartTests/DocExamplesTests.swift",
     "docs/parameters.md": "Tests/RequestSerializationTests/DocExamplesTests.swift",
     "docs/response-serialization.md": "Tests/ResponseSerializationTests/DocExamplesTests.swift",
+    "docs/security.md": "Tests/SecurityTests/DocExamplesTests.swift",
     "docs/xml.md": "Tests/XMLTests/DocExamplesTests.swift",
     "docs/reachability.md": "Tests/ReachabilityTests/DocExamplesTests.swift",
 }

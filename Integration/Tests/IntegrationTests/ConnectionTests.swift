@@ -76,13 +76,6 @@ struct ConnectionTests {
         } throws: { transportCode($0) == .tlsFailure }
     }
 
-    @Test func trustEvaluatorFailsClosedUntilSupported() async throws {
-        struct Anything: ServerTrustEvaluator { func evaluate(_ trust: ServerTrust) throws {} }
-        let t = try transport { $0.certificateAuthorityFile = Servers.caFile }
-        let s = session(Servers.tls, transport: t) { $0.trustEvaluator = Anything() }
-        await #expect { _ = try await s.get("get").response } throws: { transportCode($0) == .tlsFailure }
-    }
-
     @Test func unixSocketCarriesTheRequest() async throws {
         let t = try transport { $0.unixSocketPath = Servers.unixSocket }
         let response = try await session("http://localhost", transport: t).get("get").response

@@ -24,6 +24,10 @@ enum Servers {
     static var proxy: String { url("COURIER_PROXY_URL") }
     static var sink: String { url("COURIER_SINK_URL") }
     static var filesDirectory: String { url("COURIER_FILES_DIR") }
+    static var certsDirectory: String { url("COURIER_CERTS_DIR") }
+    static var tlsOther: String { url("COURIER_TLS_OTHER_URL") }
+    static var mutualTLS: String { url("COURIER_MTLS_URL") }
+    static var tlsRecorder: String { url("COURIER_TLS_RECORDER_URL") }
 }
 
 /// One transport for the tests that need no special configuration, as an app would share one.

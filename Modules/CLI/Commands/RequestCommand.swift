@@ -29,13 +29,15 @@ struct RequestCommand: ParsableCommand {
 
             Exit status: 0 for a 2xx response; 3, 4 or 5 for a final 3xx, 4xx or
             5xx (the body is still printed); 2 for a timeout; 6 for too many
-            redirects; 7 for a TLS failure; 1 for anything else.
+            redirects; 7 for a TLS or trust failure (the error lists the server
+            chain's pins); 1 for anything else.
 
             Examples:
               courier http://127.0.0.1:18080/get page==2 q=='swift http'
               courier http://127.0.0.1:18080/post name=Ada n:=1 'user[role]=x'
               courier -f http://127.0.0.1:18080/post name=Ada
               courier -d http://127.0.0.1:18081/files/1m.bin
+              courier --cacert ca.pem --pin-key sha256/… https://127.0.0.1:18083/get
             """,
         version: CourierVersion.string
     )
@@ -109,11 +111,40 @@ struct RequestCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Trust the CA certificates in FILE (PEM) instead of the system store.", valueName: "FILE"))
     var cacert: String?
 
+    @Option(name: .customLong("pin-cert"), help: ArgumentHelp("Certificate pinning: the server's chain must contain a certificate of FILE (PEM or DER; repeatable).", valueName: "FILE"))
+    var pinCert: [String] = []
+
+    @Option(name: .customLong("pin-key"), help: ArgumentHelp("Public-key pinning: sha256/BASE64 of a key, or a certificate FILE whose key to pin (repeatable).", valueName: "PIN"))
+    var pinKey: [String] = []
+
+    @Flag(name: [.customShort("k"), .long], help: "Allow invalid certificates; without a pin also skip the host name check, like curl -k (prints a warning).")
+    var insecure = false
+
+    @Flag(name: .customLong("no-verify-host"), help: "Do not check that the certificate names the host.")
+    var noVerifyHost = false
+
+    @Option(help: ArgumentHelp("Client certificate for mutual TLS (PEM).", valueName: "FILE"))
+    var cert: String?
+
+    @Option(help: ArgumentHelp("The client certificate's private key (PEM; default: the --cert file).", valueName: "FILE"))
+    var key: String?
+
+    @Option(help: ArgumentHelp("The password of an encrypted --key.", valueName: "PASSWORD"))
+    var pass: String?
+
     @Flag(name: .shortAndLong, help: "No output but errors.")
     var quiet = false
 
     @Argument(help: ArgumentHelp("[METHOD] URL [ITEM ...]", valueName: "request"))
     var arguments: [String] = []
+
+    /// The TLS options.
+    var trustOptions: TrustOptions {
+        TrustOptions(
+            caFile: cacert, pinnedCertificateFiles: pinCert, pinnedKeys: pinKey, insecure: insecure,
+            noVerifyHost: noVerifyHost, clientCertificateFile: cert, clientKeyFile: key, clientKeyPassword: pass
+        )
+    }
 
     /// The HTTP version asked for.
     func httpVersion() throws(CLIError) -> CurlTransport.Configuration.HTTPVersion {

@@ -1,6 +1,7 @@
 import CourierCore
 import CourierCurl
 import CourierMultipart
+import CourierSecurity
 import Foundation
 import HTTPTypes
 
@@ -42,6 +43,10 @@ struct RequestRunner {
         if let caFile = command.cacert, !FileManager.default.isReadableFile(atPath: caFile) {
             throw CLIError("cannot read the CA file \(caFile)")
         }
+        let trust = command.trustOptions
+        let policy = try trust.policy()
+        let clientCertificate = try trust.clientCertificate()
+        if let warning = trust.insecureWarning, !command.quiet { Console.errorLine(warning) }
 
         let metrics = MetricsRecorder()
         let uploadBar = plan.form.flatMap { form in
@@ -49,7 +54,8 @@ struct RequestRunner {
         }
         let session = try makeSession(
             version: options.httpVersion, decompresses: !downloading, metrics: metrics,
-            uploadProgress: uploadBar.map(UploadProgressListener.init)
+            uploadProgress: uploadBar.map(UploadProgressListener.init),
+            policy: policy, clientCertificate: clientCertificate
         )
         defer { session.invalidate(cancelingTasks: true) }
 
@@ -132,6 +138,11 @@ struct RequestRunner {
         options.proxy = command.proxy
         options.unixSocket = command.unixSocket
         options.caFile = command.cacert
+        options.insecure = command.insecure
+        options.clientCertificate = command.cert
+        options.clientKey = command.key
+        options.clientKeyPassword = command.pass
+        options.pinnedKeys = command.pinKey
         options.verbose = command.verbose
         options.outputFile = command.output
         options.download = command.download
@@ -159,13 +170,15 @@ struct RequestRunner {
         version: CurlTransport.Configuration.HTTPVersion,
         decompresses: Bool,
         metrics: MetricsRecorder,
-        uploadProgress: UploadProgressListener?
+        uploadProgress: UploadProgressListener?,
+        policy: SecurityPolicy,
+        clientCertificate: ClientCertificate?
     ) throws -> Session {
         var transport = CurlTransport.Configuration()
         transport.httpVersion = version
         transport.proxy = command.proxy
         transport.unixSocketPath = command.unixSocket
-        transport.certificateAuthorityFile = command.cacert
+        transport.clientCertificate = clientCertificate
         transport.automaticDecompression = decompresses
 
         var configuration = SessionConfiguration()
@@ -181,6 +194,8 @@ struct RequestRunner {
             listener = VerboseListener(version: version) + listener
         }
         configuration.eventListener = listener
+        // Every https server is judged by the policy in the handshake (plain http has no handshake).
+        configuration.trustEvaluator = policy
         return Session(configuration: configuration, transport: try CurlTransport(configuration: transport))
     }
 

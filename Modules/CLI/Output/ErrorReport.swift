@@ -1,4 +1,5 @@
 import CourierCore
+import CourierSecurity
 import Foundation
 import HTTPTypes
 
@@ -40,10 +41,22 @@ enum ErrorReport {
             hint = "allow more time with --timeout SECONDS (whole exchange) or --connect-timeout SECONDS"
         } else if let redirect = error.underlyingError as? RedirectError, redirect.reason == .tooManyRedirects {
             hint = "allow more with --max-redirects N, or see each hop with -v --max-redirects 0"
+        } else if let trust = error.underlyingError as? TrustError {
+            hint = trustHint(trust)
         } else if let transport = error.underlyingError as? TransportError, transport.code == .tlsFailure {
             hint = "to trust a private certificate authority, pass its PEM file with --cacert FILE"
         }
         return (target + reason, hint)
+    }
+
+    /// The server chain's pins, so a pin can be copied from the error, and what to do.
+    static func trustHint(_ error: TrustError) -> String? {
+        guard let chain = error.serverTrust?.certificateChain, !chain.isEmpty else { return nil }
+        let pins = SecurityPolicy.pinDescription(ofChain: chain)
+        if error.reason.contains("is pinned") {
+            return "to trust this server, pin one of the chain's keys listed above with --pin-key sha256/…"
+        }
+        return "the server's chain pins are \(pins); trust its CA with --cacert FILE, or pin a key with --pin-key sha256/… (with --insecure for a private CA)"
     }
 
     /// `text` with line breaks turned into spaces, so a report stays on its line.

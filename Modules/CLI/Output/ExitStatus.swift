@@ -39,6 +39,7 @@ enum ExitStatus {
         if let transport = error.underlyingError as? TransportError, transport.code == .tlsFailure {
             return tlsFailure
         }
+        if error.underlyingError is TrustError { return tlsFailure }
         return failure
     }
 

@@ -21,6 +21,13 @@ struct CurlCommand {
         var proxy: String?
         var unixSocket: String?
         var caFile: String?
+        var insecure = false
+        var clientCertificate: String?
+        var clientKey: String?
+        var clientKeyPassword: String?
+        /// `--pin-key` values; the `sha256/` ones become curl's `--pinnedpubkey` (which checks the leaf
+        /// only, where courier accepts any certificate of the chain).
+        var pinnedKeys: [String] = []
         var verbose = false
         var headersOnly = false
         var outputFile: String?
@@ -86,6 +93,12 @@ struct CurlCommand {
         if let proxy = options.proxy { words += ["--proxy", proxy] }
         if let unixSocket = options.unixSocket { words += ["--unix-socket", unixSocket] }
         if let caFile = options.caFile { words += ["--cacert", caFile] }
+        if options.insecure { words.append("-k") }
+        let hashes = options.pinnedKeys.filter { $0.hasPrefix("sha256/") }.map { "sha256//" + $0.dropFirst("sha256/".count) }
+        if !hashes.isEmpty { words += ["--pinnedpubkey", hashes.joined(separator: ";")] }
+        if let certificate = options.clientCertificate { words += ["--cert", certificate] }
+        if let key = options.clientKey { words += ["--key", key] }
+        if let password = options.clientKeyPassword { words += ["--pass", password] }
         if let outputFile = options.outputFile {
             words += ["-o", outputFile]
         } else if options.download {

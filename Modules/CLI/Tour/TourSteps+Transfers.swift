@@ -1,5 +1,6 @@
 import CourierCore
 import CourierCurl
+import CourierSecurity
 import Foundation
 import HTTPTypes
 
@@ -118,12 +119,12 @@ extension TourStep {
         }
     }
 
-    /// HTTPS trusting a private CA, and the refusal without it.
+    /// HTTPS trusting a private CA, the refusal without it, a pinned request and a refused pin.
     static func tls(server: String, caFile: String) -> TourStep {
         TourStep(
-            title: "HTTPS with a private CA",
-            explanation: "CurlTransport trusts the CA certificates of a PEM file instead of the system store (--cacert on the command line). Without it the same request is refused: exit status 7. Pinned and refused-pin requests come with the security module.",
-            command: "courier --cacert \(caFile) \(server)/get"
+            title: "HTTPS: a private CA, pinning, and refusals",
+            explanation: "CurlTransport trusts the CA certificates of a PEM file instead of the system store (--cacert on the command line); without it the same request is refused: exit status 7. Then CourierSecurity's SecurityPolicy judges the server inside the TLS handshake: pinning the CA's public key passes, a pin the chain does not have is refused before a byte of the request is sent, and the error lists the chain's real pins.",
+            command: "courier --cacert \(caFile) --pin-key \(caFile) \(server)/get"
         ) { context in
             var configuration = CurlTransport.Configuration()
             configuration.certificateAuthorityFile = caFile
@@ -141,6 +142,27 @@ extension TourStep {
             } catch let error as CourierError {
                 guard ExitStatus.code(for: error) == ExitStatus.tlsFailure else { throw error }
                 context.say("without it: refused, \(error.underlyingError)")
+            }
+
+            // Pinned: the CA's public key, with the CA as the only anchor.
+            var pinned = try TrustOptions(caFile: caFile, pinnedKeys: [caFile]).policy()
+            let pinnedSession = Session(configuration: SessionConfiguration(trustEvaluator: pinned), transport: context.transport)
+            let pinnedResponse = try await pinnedSession.data(for: HTTPRequest(method: .get, url: url))
+            guard pinnedResponse.status.code == 200 else { throw TourFailure("pinned: expected 200, got \(pinnedResponse.status.code)") }
+            context.say("pinned to \(pinned.pinnedPublicKeys.first.map { "\($0)" } ?? "?"): \(TourContext.status(pinnedResponse.head))")
+
+            // Refused: a pin no certificate of the chain has.
+            pinned.pinnedPublicKeys = [PublicKeyPin(subjectPublicKeyInfo: Array("not this server's key".utf8))]
+            let refusing = Session(configuration: SessionConfiguration(trustEvaluator: pinned), transport: context.transport)
+            do {
+                _ = try await refusing.data(for: HTTPRequest(method: .get, url: url))
+                throw TourFailure("a server whose chain has no pinned key was trusted")
+            } catch let error as CourierError {
+                guard let trust = error.underlyingError as? TrustError, ExitStatus.code(for: error) == ExitStatus.tlsFailure else { throw error }
+                context.say("pinned to another key: refused in the handshake (exit status 7), error \(trust.code)")
+                if let chain = trust.serverTrust?.certificateChain {
+                    context.say("the chain's real pins, as the error lists them: \(SecurityPolicy.pinDescription(ofChain: chain))")
+                }
             }
         }
     }

@@ -32,24 +32,9 @@ public struct ServerTrust: Sendable, Hashable {
 public protocol ServerTrustEvaluator: Sendable {
     /// Returns to trust the server, throws (a ``TrustError`` or your own) to refuse it.
     /// Called on the transport's I/O thread: keep it fast, never block on the network.
+    ///
+    /// A transport may reuse a connection it verified for later requests with an *equal* evaluator
+    /// (make your evaluator `Hashable` for that); with an evaluator that is not `Hashable` it
+    /// opens a connection, and runs this, for every request.
     func evaluate(_ trust: ServerTrust) throws
-}
-
-/// A server was not trusted.
-public struct TrustError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// The host that was refused.
-    public var host: String
-    /// Why, e.g. which pins the chain really has.
-    public var reason: String
-
-    /// A trust error.
-    public init(host: String, reason: String) {
-        self.host = host
-        self.reason = reason
-    }
-
-    /// AFNetworking's wording, followed by the reason.
-    public var description: String {
-        "The certificate for this server is invalid. You might be connecting to a server that is pretending to be “\(host)” which could put your confidential information at risk. (\(reason))"
-    }
 }

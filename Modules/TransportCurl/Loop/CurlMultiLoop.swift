@@ -40,6 +40,10 @@ final class CurlMultiLoop: @unchecked Sendable {
     private var idleHandles: [UnsafeMutableRawPointer] = []
     private static let idleHandleLimit = 128
     private var dirty: [CurlTransfer] = []
+    /// Trust evaluators seen, each with the tag that keeps its connections apart (``trustTag(for:)``).
+    private var trustTags: [AnyHashable: Int] = [:]
+    private var nextTrustTag = 1
+    private static let trustTagLimit = 1024
     private var thread: pthread_t? = nil
     private let configuration: CurlTransport.Configuration
     /// Wake-ups sent, for the benchmark's "wake-ups per request" figure.
@@ -224,6 +228,31 @@ final class CurlMultiLoop: @unchecked Sendable {
     private func detach(_ transfer: CurlTransfer) {
         if let easy = transfer.easyHandle { curl_multi_remove_handle(multi, easy) }
         recycle(transfer.takeHandle())
+    }
+
+    /// The tag of `evaluator`'s connections, and whether a connection verified under it may serve another
+    /// request. Loop thread only.
+    ///
+    /// libcurl reuses a connection when the TLS options of the new request match the connection's,
+    /// and the SSL-context callback is not among them; so a connection one evaluator accepted could serve a
+    /// request whose evaluator would refuse that server. The tag goes into an option libcurl does compare
+    /// (see `CurlOptions.configureTrust`): equal evaluators (by `Hashable`) share a tag and their
+    /// connections; an evaluator that is not `Hashable` cannot be recognized again, so it gets a tag of
+    /// its own and a connection that is never reused. Tags are never given twice, so forgetting the table
+    /// when it grows large is safe: an evaluator seen again gets a new tag and new connections.
+    func trustTag(for evaluator: any ServerTrustEvaluator) -> (tag: Int, reusable: Bool) {
+        guard let hashable = evaluator as? any Hashable else { return (newTrustTag(), false) }
+        let key = AnyHashable(hashable)
+        if let tag = trustTags[key] { return (tag, true) }
+        if trustTags.count >= Self.trustTagLimit { trustTags.removeAll(keepingCapacity: true) }
+        let tag = newTrustTag()
+        trustTags[key] = tag
+        return (tag, true)
+    }
+
+    private func newTrustTag() -> Int {
+        defer { nextTrustTag += 1 }
+        return nextTrustTag
     }
 
     /// A recycled easy handle, or a new one with the transport's fixed options. Loop thread only.

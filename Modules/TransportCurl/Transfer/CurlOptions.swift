@@ -32,9 +32,57 @@ enum CurlOptions {
         }
         if let socket = options.unixSocketPath { easy.set(CURLOPT_UNIX_SOCKET_PATH, socket) }
         if let caFile = options.certificateAuthorityFile { easy.set(CURLOPT_CAINFO, caFile) }
-        if !options.verifiesPeer { easy.set(CURLOPT_SSL_VERIFYPEER, 0) }
-        if !options.verifiesHost { easy.set(CURLOPT_SSL_VERIFYHOST, 0) }
+        if let client = options.clientCertificate {
+            // Blobs, copied by libcurl: no file is read at connect time. The certificate blob is part of
+            // libcurl's connection matching, so connections with another client certificate are not shared.
+            _ = client.certificatePEM.withUnsafeBytes { ccurl_easy_setopt_blob(easy.raw, CURLOPT_SSLCERT_BLOB, $0.baseAddress, $0.count) }
+            _ = client.privateKeyPEM.withUnsafeBytes { ccurl_easy_setopt_blob(easy.raw, CURLOPT_SSLKEY_BLOB, $0.baseAddress, $0.count) }
+            easy.set(CURLOPT_SSLCERTTYPE, "PEM")
+            easy.set(CURLOPT_SSLKEYTYPE, "PEM")
+            if let password = client.password { easy.set(CURLOPT_KEYPASSWD, password) }
+        }
         if options.verbose { easy.set(CURLOPT_VERBOSE, 1) }
+    }
+
+    /// The TLS verification of one request: libcurl's own (system store or the configured CA file), or the
+    /// request's trust evaluator run in the handshake by a ``TrustHook``.
+    ///
+    /// With a hook, OpenSSL's verification is replaced by the hook's callback, which needs
+    /// `CURLOPT_SSL_VERIFYPEER` on (only then does a refusal abort the handshake); libcurl's host-name
+    /// check is off (the evaluator decides, e.g. `validatesDomainName = false`); TLS session resumption is
+    /// off (a resumed session skips certificate verification, so the evaluator would not run); and the
+    /// cipher list carries the evaluator's tag (``CurlMultiLoop/trustTag(for:)``): `DEFAULT` plus an
+    /// exclusion of a cipher that does not exist, which OpenSSL ignores, so the ciphers offered are
+    /// OpenSSL's defaults, while libcurl, which compares cipher lists when it looks for a connection to
+    /// reuse, keeps each evaluator's connections apart from every other's and from unevaluated ones.
+    /// - Throws: a ``CourierCore/TransportError`` when libcurl cannot take the hook (fail closed).
+    static func configureTrust(_ easy: CurlEasy, hook: TrustHook?, options: CurlTransport.Configuration, loop: CurlMultiLoop) throws {
+        guard let hook else {
+            easy.set(CURLOPT_SSL_VERIFYPEER, options.verifiesPeer ? 1 : 0)
+            easy.set(CURLOPT_SSL_VERIFYHOST, options.verifiesHost ? 2 : 0)
+            easy.set(CURLOPT_SSL_SESSIONID_CACHE, 1)
+            easy.set(CURLOPT_SSL_CIPHER_LIST, pointer: nil)
+            ccurl_easy_setopt_ssl_ctx_function(easy.raw, nil)
+            easy.set(CURLOPT_SSL_CTX_DATA, pointer: nil)
+            return
+        }
+        let (tag, reusable) = loop.trustTag(for: hook.evaluator)
+        easy.set(CURLOPT_SSL_VERIFYPEER, 1)
+        easy.set(CURLOPT_SSL_VERIFYHOST, 0)
+        easy.set(CURLOPT_SSL_SESSIONID_CACHE, 0)
+        if !reusable {
+            easy.set(CURLOPT_FRESH_CONNECT, 1)
+            easy.set(CURLOPT_FORBID_REUSE, 1)
+        }
+        guard OpenSSLRuntime.shared != nil,
+              easy.set(CURLOPT_SSL_CIPHER_LIST, "DEFAULT:!COURIER-TRUST-EVALUATOR-\(tag)") == CURLE_OK,
+              ccurl_easy_setopt_ssl_ctx_function(easy.raw, TrustHook.contextCallback) == CURLE_OK,
+              easy.set(CURLOPT_SSL_CTX_DATA, pointer: Unmanaged.passUnretained(hook).toOpaque()) == CURLE_OK
+        else {
+            ccurl_easy_setopt_ssl_ctx_function(easy.raw, nil)
+            easy.set(CURLOPT_SSL_CTX_DATA, pointer: nil)
+            throw TransportError(.tlsFailure, message: "this libcurl (\(CurlTransport.libcurlVersion)) cannot run a ServerTrustEvaluator during the TLS handshake (it needs OpenSSL); refusing to connect")
+        }
     }
 
     /// Options of one request: URL, user data, method and body, headers, protocol, timeouts.

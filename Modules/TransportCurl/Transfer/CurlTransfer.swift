@@ -29,6 +29,9 @@ final class CurlTransfer: @unchecked Sendable {
     private let loop: CurlMultiLoop
     /// The task reading a streamed request body; only streamed uploads have one.
     private let pump: Locked<Task<Void, Never>?>?
+    /// Runs the request's trust evaluator in the TLS handshake (https requests with an evaluator only).
+    /// Touched on the loop thread only, like the fields below.
+    let trustHook: TrustHook?
 
     // Loop thread only
     var easyHandle: UnsafeMutableRawPointer?
@@ -104,6 +107,11 @@ final class CurlTransfer: @unchecked Sendable {
             uploadPipe = nil
         }
         self.segmentUpload = segmentUpload
+        if let evaluator = context.trustEvaluator, request.scheme?.lowercased() == "https" {
+            trustHook = TrustHook(evaluator: evaluator, host: TrustHook.host(ofAuthority: request.authority ?? ""), url: url)
+        } else {
+            trustHook = nil
+        }
         pump = uploadPipe == nil ? nil : Locked(nil)
         startPump(body)
         observation = context.control.observe { [weak self] state in
@@ -167,6 +175,7 @@ final class CurlTransfer: @unchecked Sendable {
         // Unretained: the loop's `active` table keeps the transfer alive while curl holds this.
         let me = Unmanaged.passUnretained(self).toOpaque()
         CurlOptions.configureRequest(easy, for: self, userData: me, errorBuffer: errorBuffer)
+        try CurlOptions.configureTrust(easy, hook: trustHook, options: options, loop: loop)
     }
 
     func configureHeaders(on easy: CurlEasy, expectsBody: Bool) {
@@ -229,7 +238,8 @@ final class CurlTransfer: @unchecked Sendable {
             ))
         } else {
             let detail = String(validatingCString: errorBuffer) ?? ""
-            ending = .failure(abortError ?? CurlErrors.transportError(for: result, detail: detail))
+            // A refusal by the trust evaluator is the error, not libcurl's generic verification failure.
+            ending = .failure(abortError ?? trustHook?.rejection ?? CurlErrors.transportError(for: result, detail: detail))
         }
         loop.markDirty(self)
     }
@@ -254,6 +264,11 @@ final class CurlTransfer: @unchecked Sendable {
             let easy = CurlEasy(unsafeRaw: easyHandle)
             easy.set(CURLOPT_HTTPHEADER, pointer: nil)
             easy.set(CURLOPT_ERRORBUFFER, pointer: nil)
+            if trustHook != nil {
+                // The handle must not point at a hook this transfer no longer keeps alive.
+                ccurl_easy_setopt_ssl_ctx_function(easy.raw, nil)
+                easy.set(CURLOPT_SSL_CTX_DATA, pointer: nil)
+            }
         }
         headers.free()
         return easyHandle

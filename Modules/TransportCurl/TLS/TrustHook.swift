@@ -1,0 +1,109 @@
+internal import CCurl
+import CourierCore
+import FoundationEssentials
+
+/// Runs a request's ``CourierCore/ServerTrustEvaluator`` inside the TLS handshake of each new connection.
+///
+/// How: the request's easy handle carries `CURLOPT_SSL_CTX_FUNCTION` with this hook as its data. libcurl
+/// calls it with the fresh OpenSSL `SSL_CTX` before the handshake; the hook installs OpenSSL's certificate
+/// verification callback on that context (replacing OpenSSL's own chain building for this connection),
+/// keeps itself alive as the context's ex-data (released when OpenSSL frees the context) and turns
+/// renegotiation off. During the handshake OpenSSL calls the callback with the peer's chain; the hook hands
+/// it (DER, leaf first) and the host to the evaluator. A throw makes the callback fail, OpenSSL aborts the
+/// handshake with an alert, and the client never sends its Finished message, let alone a byte of the
+/// HTTP request. The error the evaluator threw is kept here and becomes the transfer's error.
+///
+/// Thread: every call (the context callback, the verify callback, the release) happens on the transport's
+/// loop thread, inside `curl_multi_perform` or `curl_multi_cleanup`; so does reading ``rejection``.
+final class TrustHook {
+    let evaluator: any ServerTrustEvaluator
+    let host: String
+    let url: String
+    /// Why the evaluator refused the server, or why the hook could not run. Loop thread only.
+    private(set) var rejection: (any Error)?
+
+    init(evaluator: any ServerTrustEvaluator, host: String, url: String) {
+        self.evaluator = evaluator
+        self.host = host
+        self.url = url
+    }
+
+    /// The host of an `authority` (`host`, `host:port`, `[v6]`, `[v6]:port`), as a certificate names it.
+    static func host(ofAuthority authority: String) -> String {
+        var text = Substring(authority)
+        if let at = text.lastIndex(of: "@") { text = text[text.index(after: at)...] }
+        if text.hasPrefix("["), let close = text.firstIndex(of: "]") {
+            return String(text[text.index(after: text.startIndex)..<close])
+        }
+        if let colon = text.lastIndex(of: ":"), text[text.index(after: colon)...].allSatisfy(\.isNumber) {
+            return String(text[..<colon])
+        }
+        return String(text)
+    }
+
+    /// The callback libcurl calls with each new connection's `SSL_CTX`.
+    static let contextCallback: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> CURLcode = {
+        _, context, data in
+        guard let data else { return CURLE_SSL_CONNECT_ERROR }
+        let hook = Unmanaged<TrustHook>.fromOpaque(data).takeUnretainedValue()
+        return hook.install(on: context) ? CURLE_OK : CURLE_SSL_CONNECT_ERROR
+    }
+
+    private func install(on context: UnsafeMutableRawPointer?) -> Bool {
+        guard let context, let openSSL = OpenSSLRuntime.shared else {
+            rejection = TransportError(.tlsFailure, message: "cannot run the trust evaluator: libcurl's TLS library is not a usable OpenSSL; refusing to connect")
+            return false
+        }
+        let sslContext = OpaquePointer(context)
+        let retained = Unmanaged.passRetained(self).toOpaque()
+        guard openSSL.setContextExData(sslContext, openSSL.hookIndex, retained) == 1 else {
+            Unmanaged<TrustHook>.fromOpaque(retained).release()
+            rejection = TransportError(.tlsFailure, message: "cannot attach the trust evaluator to the TLS context; refusing to connect")
+            return false
+        }
+        openSSL.setCertVerifyCallback(sslContext, { storeContext, argument in
+            TrustHook.verify(storeContext, argument)
+        }, retained)
+        _ = openSSL.setContextOptions(sslContext, OpenSSLRuntime.noRenegotiation)
+        return true
+    }
+
+    /// OpenSSL's certificate verification callback: 1 trusts the peer, 0 aborts the handshake.
+    private static func verify(_ storeContext: OpaquePointer?, _ argument: UnsafeMutableRawPointer?) -> Int32 {
+        guard let storeContext, let argument, let openSSL = OpenSSLRuntime.shared else { return 0 }
+        let hook = Unmanaged<TrustHook>.fromOpaque(argument).takeUnretainedValue()
+        if hook.evaluate(openSSL.peerChain(storeContext)) {
+            openSSL.storeContextSetError(storeContext, OpenSSLRuntime.verified)
+            return 1
+        }
+        openSSL.storeContextSetError(storeContext, OpenSSLRuntime.applicationRefused)
+        return 0
+    }
+
+    private func evaluate(_ chain: [[UInt8]]) -> Bool {
+        let trust = ServerTrust(host: host, certificateChain: chain)
+        let failingURL = URL(string: url)
+        guard !chain.isEmpty else {
+            rejection = TrustError(host: host, reason: "the server presented no certificate", serverTrust: trust, failingURL: failingURL)
+            return false
+        }
+        do {
+            try evaluator.evaluate(trust)
+            rejection = nil
+            return true
+        } catch var error as TrustError {
+            error.serverTrust = error.serverTrust ?? trust
+            error.failingURL = error.failingURL ?? failingURL
+            rejection = error
+        } catch {
+            rejection = error
+        }
+        return false
+    }
+
+    /// Balances the retain of ``install(on:)`` when OpenSSL frees the context.
+    static func releaseFromContext(_ pointer: UnsafeMutableRawPointer?) {
+        guard let pointer else { return }
+        Unmanaged<TrustHook>.fromOpaque(pointer).release()
+    }
+}
