@@ -125,7 +125,13 @@ public final class CurlTransport: Transport {
         else {
             throw TransportError(.unsupported, message: "CurlTransport sends http and https URLs only")
         }
-        let url = scheme + "://" + authority + path
+        // One allocation: chained `+` would build and drop intermediate strings on every request.
+        var url = ""
+        url.reserveCapacity(scheme.utf8.count + 3 + authority.utf8.count + path.utf8.count)
+        url += scheme
+        url += "://"
+        url += authority
+        url += path
         if context.trustEvaluator != nil, scheme.count == 5 {
             // Fail closed: a trust evaluator this transport cannot run must never be skipped.
             if OpenSSLRuntime.shared == nil {

@@ -21,6 +21,12 @@ struct ResponseHeadParser {
     private var fields = HTTPFields()
     private var lastName: HTTPField.Name?
     private var lastValue: [UInt8] = []
+
+    /// A parser with room for a typical head, so fields and values do not regrow line by line.
+    init() {
+        fields.reserveCapacity(16)
+        lastValue.reserveCapacity(128)
+    }
     /// The version of the last status line, e.g. `HTTP/2`.
     private(set) var version: String?
 
@@ -79,7 +85,8 @@ struct ResponseHeadParser {
 
     /// `HTTP/<version> SP <3 digits> [SP <reason>]`.
     private mutating func parseStatusLine(_ line: UnsafeRawBufferPointer) -> Outcome {
-        let malformed = Outcome.malformed("invalid status line: \(String(decoding: line.prefix(80), as: UTF8.self))")
+        // Built only on failure: the message's string would cost an allocation per response.
+        var malformed: Outcome { .malformed("invalid status line: \(String(decoding: line.prefix(80), as: UTF8.self))") }
         guard line.starts(with: "HTTP/".utf8),
               let firstSpace = line.firstIndex(of: Self.space)
         else { return malformed }
