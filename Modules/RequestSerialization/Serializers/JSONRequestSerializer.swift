@@ -1,5 +1,4 @@
 import CourierCore
-import HTTPTypes
 
 /// AFNetworking's `AFJSONRequestSerializer`: parameters as a compact JSON body, except for the
 /// methods that put them in the URL query.
@@ -22,51 +21,17 @@ import HTTPTypes
 /// or infinite number, or a top level that is neither an array nor a dictionary throws
 /// ``RequestSerializationError/Reason/invalidJSON``, whose message starts with AFNetworking's
 /// ``The `parameters` argument is not valid JSON.``
-public struct JSONRequestSerializer: DefaultHeaderFieldsSerializer {
-    /// Methods whose parameters go into the URL query instead of a body; `GET`, `HEAD` and
-    /// `DELETE` by default. Compared without regard to ASCII case.
-    public var methodsEncodingParametersInURI: Set<HTTPRequest.Method>
+public typealias JSONRequestSerializer = BodyRequestSerializer<JSONBody>
 
-    /// Header fields added to every request that lacks a field of the same name; AFNetworking's
-    /// `Accept-Language` and `User-Agent` by default (see ``HTTPRequestSerializer/defaultHeaderFields``).
-    public var defaultHeaderFields: HTTPFields
+/// The compact JSON body of ``JSONRequestSerializer``.
+public enum JSONBody: RequestBodyFormat {
+    /// `application/json`.
+    public static let contentType = "application/json"
 
-    /// Replaces the default query-string rules for the URI methods when set; it never shapes the
-    /// JSON body.
-    public var queryStringBuilder: QueryStringBuilder?
-
-    /// How the default rules write arrays, booleans and spaces; AFNetworking's (`key[]`, `1`/`0`,
-    /// `%20`) by default. Ignored while ``queryStringBuilder`` is set.
-    public var queryOptions: QueryString.Options
-
-    /// A serializer; the defaults are AFNetworking's.
-    public init(
-        methodsEncodingParametersInURI: Set<HTTPRequest.Method> = [.get, .head, .delete],
-        defaultHeaderFields: HTTPFields = .courierDefaults(),
-        queryStringBuilder: QueryStringBuilder? = nil,
-        queryOptions: QueryString.Options = .default
-    ) {
-        self.methodsEncodingParametersInURI = methodsEncodingParametersInURI
-        self.defaultHeaderFields = defaultHeaderFields
-        self.queryStringBuilder = queryStringBuilder
-        self.queryOptions = queryOptions
-    }
-
-    /// The URL-encoding serializer with the same settings, which handles the URI methods.
-    private var urlEncoding: HTTPRequestSerializer {
-        HTTPRequestSerializer(
-            methodsEncodingParametersInURI: methodsEncodingParametersInURI,
-            defaultHeaderFields: defaultHeaderFields,
-            queryStringBuilder: queryStringBuilder,
-            queryOptions: queryOptions
-        )
-    }
-
-    /// `request` with ``defaultHeaderFields`` added and `parameters` in its query or as its JSON body.
+    /// The compact JSON of `parameters`.
     ///
-    /// - Throws: a ``RequestSerializationError`` (``RequestSerializationError/Reason/invalidJSON``
-    ///   for a body), or ``queryStringBuilder``'s error unchanged.
-    public func serialize(_ request: HTTPRequest, parameters: Parameters?) throws -> SerializedRequest {
-        try urlEncoding.serialize(request, parameters: parameters, contentType: "application/json") { try JSONWriter.encode($0) }
+    /// - Throws: ``RequestSerializationError/Reason/invalidJSON``.
+    public static func encode(_ parameters: Parameters) throws -> [UInt8] {
+        try JSONWriter.encode(parameters)
     }
 }

@@ -1,5 +1,4 @@
 import CourierCore
-import HTTPTypes
 
 /// AFNetworking's `AFPropertyListRequestSerializer`: parameters as an XML property list body
 /// (format v1.0), except for the methods that put them in the URL query.
@@ -23,51 +22,17 @@ import HTTPTypes
 /// `-infinity`), since Apple's reader takes them back. Dictionary keys are always strings here
 /// (``CourierCore/Parameters`` has no other), so AFNetworking's failure for a non-string key
 /// cannot arise.
-public struct PropertyListRequestSerializer: DefaultHeaderFieldsSerializer {
-    /// Methods whose parameters go into the URL query instead of a body; `GET`, `HEAD` and
-    /// `DELETE` by default. Compared without regard to ASCII case.
-    public var methodsEncodingParametersInURI: Set<HTTPRequest.Method>
+public typealias PropertyListRequestSerializer = BodyRequestSerializer<PropertyListBody>
 
-    /// Header fields added to every request that lacks a field of the same name; AFNetworking's
-    /// `Accept-Language` and `User-Agent` by default (see ``HTTPRequestSerializer/defaultHeaderFields``).
-    public var defaultHeaderFields: HTTPFields
+/// The XML property-list body of ``PropertyListRequestSerializer``.
+public enum PropertyListBody: RequestBodyFormat {
+    /// `application/x-plist`.
+    public static let contentType = "application/x-plist"
 
-    /// Replaces the default query-string rules for the URI methods when set; it never shapes the
-    /// property-list body.
-    public var queryStringBuilder: QueryStringBuilder?
-
-    /// How the query of the URI methods writes arrays, booleans and spaces.
-    public var queryOptions: QueryString.Options
-
-    /// A serializer; the defaults are AFNetworking's.
-    public init(
-        methodsEncodingParametersInURI: Set<HTTPRequest.Method> = [.get, .head, .delete],
-        defaultHeaderFields: HTTPFields = .courierDefaults(),
-        queryStringBuilder: QueryStringBuilder? = nil,
-        queryOptions: QueryString.Options = .default
-    ) {
-        self.methodsEncodingParametersInURI = methodsEncodingParametersInURI
-        self.defaultHeaderFields = defaultHeaderFields
-        self.queryStringBuilder = queryStringBuilder
-        self.queryOptions = queryOptions
-    }
-
-    /// The URL-encoding serializer with the same settings, which handles the URI methods.
-    private var urlEncoding: HTTPRequestSerializer {
-        HTTPRequestSerializer(
-            methodsEncodingParametersInURI: methodsEncodingParametersInURI,
-            defaultHeaderFields: defaultHeaderFields,
-            queryStringBuilder: queryStringBuilder,
-            queryOptions: queryOptions
-        )
-    }
-
-    /// `request` with ``defaultHeaderFields`` added and `parameters` in its query or as its
-    /// property-list body.
+    /// The XML property list (format v1.0) of `parameters`.
     ///
-    /// - Throws: a ``RequestSerializationError`` (``RequestSerializationError/Reason/invalidPropertyList``
-    ///   for a body), or ``queryStringBuilder``'s error unchanged.
-    public func serialize(_ request: HTTPRequest, parameters: Parameters?) throws -> SerializedRequest {
-        try urlEncoding.serialize(request, parameters: parameters, contentType: "application/x-plist") { try PropertyListWriter.encode($0) }
+    /// - Throws: ``RequestSerializationError/Reason/invalidPropertyList``.
+    public static func encode(_ parameters: Parameters) throws -> [UInt8] {
+        try PropertyListWriter.encode(parameters)
     }
 }
