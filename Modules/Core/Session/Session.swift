@@ -128,12 +128,9 @@ public final class Session: Sendable {
         if let factory = configuration.eventListenerFactory {
             listener = listener + factory(request)
         }
-        let registry = self.registry
         let task = SessionTask(
             kind: kind, request: request, sessionID: id, listener: listener,
-            callbackQueue: completionQueue,
-            admit: { registry.register($0) },
-            onFinish: { registry.remove($0) }
+            callbackQueue: completionQueue, registry: registry
         )
         // Tasks join the registry only when they start (admit), so a handle that is never
         // resumed leaks nothing.
