@@ -20,7 +20,9 @@ func recordingSession(
 }
 
 /// Polls `condition` until it holds or `timeout` passes; returns whether it held.
-func eventually(timeout: Duration = .seconds(5), _ condition: @Sendable () -> Bool) async -> Bool {
+/// The bound is generous: it only matters when the condition never holds, and under
+/// ThreadSanitizer with every suite running at once a step can take seconds.
+func eventually(timeout: Duration = .seconds(30), _ condition: @Sendable () -> Bool) async -> Bool {
     let clock = ContinuousClock()
     let deadline = clock.now + timeout
     while clock.now < deadline {

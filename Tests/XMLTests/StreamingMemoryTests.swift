@@ -88,7 +88,11 @@ func residentBytes() -> Int {
     return 0
 }
 
-@Suite struct StreamingMemoryTests {
+/// Resident-memory bounds mean nothing under ThreadSanitizer (its shadow memory grows with every
+/// byte touched), so Scripts/test.sh's sanitizer run sets COURIER_SANITIZER=thread and these are
+/// left to the plain run.
+@Suite(.disabled(if: ProcessInfo.processInfo.environment["COURIER_SANITIZER"] == "thread", "memory bounds are measured without ThreadSanitizer"))
+struct StreamingMemoryTests {
     /// Megabytes of XML the big test streams: 64 by default (a few seconds in a debug build);
     /// `COURIER_XML_STREAM_MB=512 swift test -c release --filter StreamingMemoryTests` runs
     /// the full-size check.
