@@ -3,7 +3,6 @@ import CourierRequestSerialization
 import CourierTesting
 import FoundationEssentials
 import HTTPTypes
-import Synchronization
 import Testing
 
 @Suite("Header helpers")
@@ -176,7 +175,7 @@ struct HeaderHelpersTests {
         #expect(shared.value(forHeader: "X-Concurrent") == nil)
     }
 
-    @Test func aThousandConcurrentWritesToOneSharedSerializerBehindAMutex() async throws {
+    @Test func aThousandConcurrentWritesToOneSharedSerializerBehindALock() async throws {
         // Checklist 27, AFNetworking's shape: one serializer, one field, 1000 writers. A value
         // shared for writing needs a lock; with one, the last write wins and nothing tears.
         let shared = LockedSerializer(HTTPRequestSerializer(defaultHeaderFields: [:]))
@@ -184,13 +183,13 @@ struct HeaderHelpersTests {
         await withTaskGroup(of: Void.self) { group in
             for index in 0..<1000 {
                 group.addTask {
-                    shared.mutex.withLock { _ = try? $0.setValue("value \(index)", forHeader: "X-Concurrent") }
-                    let snapshot = shared.mutex.withLock { $0 }
+                    shared.lock.withLock { _ = try? $0.setValue("value \(index)", forHeader: "X-Concurrent") }
+                    let snapshot = shared.lock.withLock { $0 }
                     _ = try? snapshot.serialize(request, parameters: ["i": .int(index)])
                 }
             }
         }
-        let final = shared.mutex.withLock { $0 }
+        let final = shared.lock.withLock { $0 }
         let value = try #require(final.value(forHeader: "X-Concurrent"))
         #expect(value.hasPrefix("value "))
         #expect(Int(value.dropFirst("value ".count)).map { (0..<1000).contains($0) } == true)
@@ -198,8 +197,9 @@ struct HeaderHelpersTests {
     }
 }
 
-/// A serializer shared for writing: a value behind a `Mutex`, in a class so tasks can share it.
+/// A serializer shared for writing: a value behind Core's `Locked` (a pthread mutex that
+/// ThreadSanitizer sees; it cannot see `Synchronization.Mutex` on Linux, docs/architecture.md §8 (g)).
 final class LockedSerializer: Sendable {
-    let mutex: Mutex<HTTPRequestSerializer>
-    init(_ serializer: HTTPRequestSerializer) { mutex = Mutex(serializer) }
+    let lock: Locked<HTTPRequestSerializer>
+    init(_ serializer: HTTPRequestSerializer) { lock = Locked(serializer) }
 }
