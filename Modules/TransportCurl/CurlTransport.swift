@@ -114,6 +114,11 @@ public final class CurlTransport: Transport {
     /// How often the curl thread was woken from its poll by a command: a figure for benchmarks.
     public var wakeupCount: Int { loop.wakeups.load(ordering: .relaxed) }
 
+    private static func isForbiddenInAuthority(_ byte: UInt8) -> Bool {
+        byte <= 0x20 || byte == 0x7F || byte == UInt8(ascii: "/") || byte == UInt8(ascii: "?")
+            || byte == UInt8(ascii: "#") || byte == UInt8(ascii: "\\")
+    }
+
     private static func isHTTP(_ scheme: String) -> Bool {
         scheme == "http" || scheme == "https" || ["http", "https"].contains(scheme.lowercased())
     }
@@ -124,6 +129,11 @@ public final class CurlTransport: Transport {
               Self.isHTTP(scheme)
         else {
             throw TransportError(.unsupported, message: "CurlTransport sends http and https URLs only")
+        }
+        // An authority that is not one (`good.example/x@evil.example`) would make curl connect to
+        // one host while a trust evaluator judged another.
+        guard !authority.utf8.contains(where: Self.isForbiddenInAuthority) else {
+            throw TransportError(.unsupported, message: "the request's authority \"\(authority)\" holds characters an authority cannot (/, ?, #, \\, spaces or controls)")
         }
         // One allocation: chained `+` would build and drop intermediate strings on every request.
         var url = ""

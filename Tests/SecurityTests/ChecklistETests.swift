@@ -206,3 +206,27 @@ struct NoTransport: Transport {
         throw TransportError(.unsupported, message: "offline")
     }
 }
+
+/// Found in review: a pinned certificate appended to a chain it is not part of must not lend its
+/// key to public-key pinning.
+@Suite("Public-key pins need the real chain")
+struct AppendedPinTests {
+    @Test func appendedIntermediateDoesNotSatisfyAKeyPinOnAValidChain() {
+        // Both roots are trusted; the server's own chain is L2-I2-R2, with I (pinned) appended.
+        let policy = SecurityPolicy(
+            pinningMode: .publicKey,
+            pinnedCertificates: [Certificate(derBytes: Fixture.I)],
+            trustAnchors: .certificates([Fixture.certificate("root"), Fixture.certificate("root2")])
+        )
+        #expect(policy.evaluate(chain: Fixture.chainL2I2R2, domain: "other.test") == false)
+        #expect(policy.evaluate(chain: Fixture.chainL2I2R2 + [Fixture.I], domain: "other.test") == false)
+        #expect(policy.evaluate(chain: Fixture.chainLIR, domain: "localhost"))
+    }
+
+    @Test func appendedIntermediateDoesNotSatisfyAKeyPinWhenInvalidCertificatesAreAllowed() {
+        let policy = SecurityPolicy.testing(.publicKey, pins: [Fixture.I], allowInvalid: true, validatesDomainName: false)
+        #expect(policy.evaluate(chain: [Fixture.ssCN, Fixture.I], domain: nil) == false)
+        #expect(policy.evaluate(chain: [Fixture.L, Fixture.I], domain: nil))
+        #expect(policy.evaluate(chain: [Fixture.L, Fixture.ssCN, Fixture.I, Fixture.R], domain: nil))
+    }
+}

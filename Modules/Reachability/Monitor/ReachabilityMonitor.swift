@@ -133,7 +133,8 @@ public final class ReachabilityMonitor: Sendable {
         do {
             thread = try loop.spawn()
         } catch {
-            state.withLock { $0.run = nil }
+            // Only this start's run: a stop() and a newer start() may have come in between.
+            state.withLock { if $0.generation == generation { $0.run = nil } }
             throw error
         }
         let orphaned = state.withLock { state -> Bool in

@@ -34,6 +34,27 @@ final class X509Object {
     /// The certificate in DER.
     var der: [UInt8] { Self.der(of: pointer) }
 
+    /// True when `issuer` issued this certificate: its subject is this one's issuer and its key
+    /// verifies this one's signature.
+    func isIssued(by issuer: X509Object) -> Bool {
+        defer { ERR_clear_error() }
+        guard X509_check_issued(issuer.pointer, pointer) == 0, let key = X509_get0_pubkey(issuer.pointer) else { return false }
+        return X509_verify(pointer, key) == 1
+    }
+
+    /// The certificates that really chain from the first one by signature, in order: the leaf,
+    /// then its issuer among the others, and so on. Certificates a server appends without their
+    /// being on that chain are left out, so they cannot lend their keys to a pin check.
+    static func signaturePath(_ certificates: [X509Object]) -> [X509Object] {
+        guard let leaf = certificates.first else { return [] }
+        var path = [leaf]
+        var remaining = Array(certificates.dropFirst())
+        while let current = path.last, let index = remaining.firstIndex(where: { current.isIssued(by: $0) }) {
+            path.append(remaining.remove(at: index))
+        }
+        return path
+    }
+
     /// A certificate OpenSSL holds, in DER.
     static func der(of certificate: OpaquePointer) -> [UInt8] {
         let length = i2d_X509(certificate, nil)

@@ -61,24 +61,33 @@ extension SecurityPolicy {
             }
 
         case .publicKey:
-            // Step 4, keeping the path it built: it may end at an anchor the server did not send.
-            var keys = certificates.compactMap(\.subjectPublicKeyInfo)
-            if !allowInvalidCertificates {
+            // The keys of the chain as it really links (AFNetworking: the chain the trust built),
+            // never of certificates merely sent along: a server could append a pinned
+            // intermediate to a chain of its own. Step 4 gives the verified path, which may end at
+            // an anchor the server did not send; with invalid certificates allowed, the path is
+            // the one the signatures make from the leaf.
+            let keys: [[UInt8]]
+            if allowInvalidCertificates {
+                keys = X509Object.signaturePath(certificates).compactMap(\.subjectPublicKeyInfo)
+            } else {
                 switch anchored.verify(certificates) {
                 case .invalid(let failure):
                     return explained(failure)
                 case .valid(let path):
-                    keys += path.compactMap { X509Object(der: $0)?.subjectPublicKeyInfo }
+                    keys = path.compactMap { X509Object(der: $0)?.subjectPublicKeyInfo }
                 }
             }
             // Step 6: any key of the chain equals any pinned key (unparseable pins are ignored).
-            var pinnedKeys = Set(pinnedPublicKeys)
-            for certificate in pinnedCertificates {
-                if let pin = certificate.publicKeyPin { pinnedKeys.insert(pin) }
+            // Pinned certificates compare by their key's bytes, pins by digest: no failed digest
+            // can make two different keys look alike.
+            let pinnedCertificateKeys = Set(pinnedCertificates.compactMap { X509Object(der: $0.derBytes)?.subjectPublicKeyInfo })
+            let pinnedKeys = Set(pinnedPublicKeys)
+            let matches = keys.contains { key in
+                if pinnedCertificateKeys.contains(key) { return true }
+                let pin = PublicKeyPin(subjectPublicKeyInfo: key)
+                return pin.sha256Digest.count == 32 && pinnedKeys.contains(pin)
             }
-            if keys.contains(where: { pinnedKeys.contains(PublicKeyPin(subjectPublicKeyInfo: $0)) }) {
-                return nil
-            }
+            if matches { return nil }
             return "no public key of the chain is pinned; " + pinsHint(certificates)
         }
     }
