@@ -42,9 +42,16 @@ let package = Package(
             pkgConfig: "libcurl",
             providers: [.apt(["libcurl4-openssl-dev"])]
         ),
+        // The decoders of HTTP's content codings (CourierCurl decodes bodies itself, see docs/curl-transport.md).
+        // libcurl already loads these three libraries, so a CourierCurl consumer loads nothing new.
+        .systemLibrary(
+            name: "CCompression",
+            path: "Modules/CCompression",
+            providers: [.apt(["zlib1g-dev", "libbrotli-dev", "libzstd-dev"])]
+        ),
         .target(
             name: "CourierCurl",
-            dependencies: ["CourierCore", "CCurl", .product(name: "HTTPTypes", package: "swift-http-types")],
+            dependencies: ["CourierCore", "CCurl", "CCompression", .product(name: "HTTPTypes", package: "swift-http-types")],
             path: "Modules/TransportCurl",
             swiftSettings: strictSettings
         ),
@@ -174,6 +181,7 @@ let package = Package(
             name: "CourierCurlTests",
             dependencies: ["CourierCurl", "CourierCore", "CCurl", .product(name: "HTTPTypes", package: "swift-http-types")],
             path: "Tests/CurlTests",
+            exclude: ["Fixtures/make-compressed-fixtures.py"],
             swiftSettings: strictSettings
         ),
         .testTarget(

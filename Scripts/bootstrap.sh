@@ -11,6 +11,7 @@ APT_PACKAGES=(
     ca-certificates curl openssl iproute2 pkg-config
     nginx
     libcurl4-openssl-dev libssl-dev libxml2-dev
+    zlib1g-dev libbrotli-dev libzstd-dev
     python3 python3-venv
 )
 

@@ -47,7 +47,14 @@ public final class CurlTransport: Transport {
         /// Connections in all; 0 means no limit (`CURLMOPT_MAX_TOTAL_CONNECTIONS`).
         public var maximumTotalConnections = 0
         /// Decode gzip, deflate, br and zstd bodies and advertise them in `Accept-Encoding`.
+        ///
+        /// Courier decodes, not libcurl: the transport holds the compressed bytes (at most
+        /// ``responseBufferSize``) and the body's reader pulls decoded bytes 64 KiB at a time, so a
+        /// slow reader never makes the transport buffer a body's decoded size. The response's head is
+        /// left as the server sent it (`Content-Encoding`, `Content-Length` of the encoded body).
         public var automaticDecompression = true
+        /// Limits on what a compressed body may decode to (``automaticDecompression`` only).
+        public var decompressionLimits = DecompressionLimits()
         /// A proxy URL, e.g. `http://127.0.0.1:3128`; `nil` ignores the `http_proxy` variables.
         public var proxy: String?
         /// Connect through this Unix-domain socket instead of TCP.
@@ -92,6 +99,28 @@ public final class CurlTransport: Transport {
         try loop.start()
     }
 
+    /// Stops the transport: every request in flight fails with a ``CourierCore/TransportError`` whose
+    /// code is `.shutDown`, and so does every later one; the curl thread ends after closing every
+    /// connection and freeing every handle. Returns once it has. Safe to call more than once and from
+    /// any task.
+    ///
+    /// Call it (or ``shutdownAll()``) before the program exits: `exit` runs OpenSSL's clean-up while
+    /// a running transport may still use TLS state on its thread, which can crash the process after
+    /// its work is done, and leaves connections unclosed.
+    public func shutdown() async {
+        loop.submit(.shutdown)
+        await loop.waitUntilStopped()
+    }
+
+    /// Shuts down every `CurlTransport` of the process (`Session.shared`'s too, and those already
+    /// released whose thread is still closing), and returns once all have stopped. The rule for
+    /// program exit: `await CurlTransport.shutdownAll()` before `exit`, or before `main` returns.
+    public static func shutdownAll() async {
+        await CurlMultiLoop.stopAll()
+    }
+
+    /// Releasing the transport stops it too, without waiting: its thread finishes the shutdown on its
+    /// own. Requests in flight keep it alive until they end.
     deinit {
         loop.submit(.shutdown)
     }
@@ -114,11 +143,6 @@ public final class CurlTransport: Transport {
     /// How often the curl thread was woken from its poll by a command: a figure for benchmarks.
     public var wakeupCount: Int { loop.wakeups.load(ordering: .relaxed) }
 
-    private static func isForbiddenInAuthority(_ byte: UInt8) -> Bool {
-        byte <= 0x20 || byte == 0x7F || byte == UInt8(ascii: "/") || byte == UInt8(ascii: "?")
-            || byte == UInt8(ascii: "#") || byte == UInt8(ascii: "\\")
-    }
-
     private static func isHTTP(_ scheme: String) -> Bool {
         scheme == "http" || scheme == "https" || ["http", "https"].contains(scheme.lowercased())
     }
@@ -130,10 +154,12 @@ public final class CurlTransport: Transport {
         else {
             throw TransportError(.unsupported, message: "CurlTransport sends http and https URLs only")
         }
-        // An authority that is not one (`good.example/x@evil.example`) would make curl connect to
-        // one host while a trust evaluator judged another.
-        guard !authority.utf8.contains(where: Self.isForbiddenInAuthority) else {
-            throw TransportError(.unsupported, message: "the request's authority \"\(authority)\" holds characters an authority cannot (/, ?, #, \\, spaces or controls)")
+        // A target curl would read otherwise (`good.example/x@evil.example`, an empty host, a path
+        // without `/`) would make curl connect to one host while a trust evaluator judged another.
+        try RequestValidation.checkTarget(request, authority: authority, path: path)
+        var request = request
+        if let fields = try RequestValidation.headerFields(of: request, authority: authority, body: body) {
+            request.headerFields = fields
         }
         // One allocation: chained `+` would build and drop intermediate strings on every request.
         var url = ""

@@ -28,6 +28,13 @@ public struct TransportError: Error, Sendable, Hashable, CustomStringConvertible
         public static let sendFailed = Code("send failed")
         /// Receiving the response failed.
         public static let receiveFailed = Code("receive failed")
+        /// A compressed response body could not be decoded (corrupt data, an unknown coding).
+        public static let decodingFailed = Code("content decoding failed")
+        /// A compressed response body decodes to more than the transport's limits allow: a
+        /// decompression bomb, or a body larger than the caller accepts.
+        public static let decompressionLimitExceeded = Code("decompression limit exceeded")
+        /// The transport was shut down while the request was in flight, or before it started.
+        public static let shutDown = Code("transport shut down")
         /// The transport does not support what the request asked for.
         public static let unsupported = Code("unsupported")
         /// Anything else.

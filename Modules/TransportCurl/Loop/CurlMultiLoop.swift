@@ -50,6 +50,15 @@ final class CurlMultiLoop: @unchecked Sendable {
     let wakeups = Atomic<Int>(0)
     /// Runs Swift jobs on this thread between curl passes. Set once, at the end of `init`.
     private(set) var executor: CurlLoopExecutor! = nil
+    /// Whether the thread has freed every handle and ended, and who waits for it.
+    private let stopped = Locked(Stopped())
+    private struct Stopped {
+        var done = false
+        var waiters: [CheckedContinuation<Void, Never>] = []
+    }
+    /// Every loop whose thread runs, so a program can stop them all before it exits
+    /// (``CurlTransport/shutdownAll()``).
+    private static let running = Locked<[ObjectIdentifier: CurlMultiLoop]>([:])
 
     init(configuration: CurlTransport.Configuration) throws {
         self.configuration = configuration
@@ -67,6 +76,7 @@ final class CurlMultiLoop: @unchecked Sendable {
 
     /// Starts the thread. The thread keeps the loop alive until `shutdown`.
     func start() throws {
+        Self.running.withLock { $0[ObjectIdentifier(self)] = self }
         let box = Unmanaged.passRetained(self)
         var handle = pthread_t()
         let created = pthread_create(&handle, nil, { argument in
@@ -76,6 +86,8 @@ final class CurlMultiLoop: @unchecked Sendable {
             return nil
         }, box.toOpaque())
         guard created == 0 else {
+            Self.running.withLock { _ = $0.removeValue(forKey: ObjectIdentifier(self)) }
+            markStopped()
             box.release()
             throw TransportError(.other, message: "could not start the curl thread (error \(created))")
         }
@@ -83,8 +95,45 @@ final class CurlMultiLoop: @unchecked Sendable {
         pthread_detach(handle)
     }
 
-    /// Hands a command to the loop; wakes it only when it sleeps.
-    func submit(_ command: Command) {
+    /// Returns once the thread has ended every transfer, freed every easy handle, closed every
+    /// connection (TLS ones included) and freed the multi handle. Any thread, any number of times.
+    func waitUntilStopped() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let done = stopped.withLock { state -> Bool in
+                if !state.done { state.waiters.append(continuation) }
+                return state.done
+            }
+            if done { continuation.resume() }
+        }
+    }
+
+    /// Stops every running loop of the process and waits until each has freed everything.
+    static func stopAll() async {
+        let loops = running.withLock { Array($0.values) }
+        for loop in loops {
+            loop.submit(.shutdown)
+            await loop.waitUntilStopped()
+        }
+    }
+
+    private func markStopped() {
+        let waiters = stopped.withLock { state -> [CheckedContinuation<Void, Never>] in
+            state.done = true
+            defer { state.waiters = [] }
+            return state.waiters
+        }
+        for waiter in waiters { waiter.resume() }
+    }
+
+    /// The error of a transfer that the shutdown ended, or that came too late.
+    static var shutDownError: TransportError {
+        TransportError(.shutDown, message: "the CurlTransport was shut down")
+    }
+
+    /// Hands a command to the loop; wakes it only when it sleeps. A command that comes after the
+    /// loop stopped is not run; an `.add` then fails its transfer with ``shutDownError``.
+    @discardableResult
+    func submit(_ command: Command) -> Bool {
         let accepted = queue.withLock { queue -> Bool in
             guard !queue.closed else { return false }
             queue.commands.append(command)
@@ -95,15 +144,29 @@ final class CurlMultiLoop: @unchecked Sendable {
             }
             return true
         }
-        if !accepted, case .job(let job) = command {
+        if !accepted { refuse(command) }
+        return accepted
+    }
+
+    /// What becomes of a command the stopped loop will never run.
+    private func refuse(_ command: Command) {
+        switch command {
+        case .job(let job):
             // The loop is gone: the job still runs, on the global executor.
             globalConcurrentExecutor.enqueue(ExecutorJob(job))
+        case .add(let transfer, let continuation):
+            transfer.refusedAfterShutdown(continuation, error: Self.shutDownError)
+        case .updatePause, .cancel, .shutdown:
+            break
         }
     }
 
     /// Remembers a transfer whose pause curl refused (no connection yet). Loop thread only.
+    /// O(1): a flag on the transfer, not a search of the list, so 10,000 paused transfers cost nothing more.
     func retryPauseLater(_ transfer: CurlTransfer) {
-        if !pausePending.contains(where: { $0 === transfer }) { pausePending.append(transfer) }
+        guard !transfer.isPausePending else { return }
+        transfer.isPausePending = true
+        pausePending.append(transfer)
     }
 
     /// Marks a transfer as needing a flush after this pass. Loop thread only.
@@ -129,9 +192,10 @@ final class CurlMultiLoop: @unchecked Sendable {
             if stopping {
                 for transfer in active.values {
                     detach(transfer)
-                    transfer.fail(with: CancellationError(), loop: self)
+                    transfer.fail(with: Self.shutDownError, loop: self)
                 }
                 active.removeAll()
+                pausePending.removeAll()
                 flushDirty()
                 break
             }
@@ -153,18 +217,20 @@ final class CurlMultiLoop: @unchecked Sendable {
             }
             asleep.store(false, ordering: .sequentiallyConsistent)
         }
-        // Close the queue; jobs that arrived meanwhile still run, elsewhere.
+        // Close the queue; jobs that arrived meanwhile still run, elsewhere, and transfers fail.
         let late = queue.withLock { queue -> [Command] in
             queue.closed = true
             defer { queue.commands.removeAll() }
             return queue.commands
         }
-        for case .job(let job) in late {
-            globalConcurrentExecutor.enqueue(ExecutorJob(job))
-        }
+        for command in late { refuse(command) }
         for handle in idleHandles { curl_easy_cleanup(handle) }
         idleHandles.removeAll()
+        // Closes the cached connections, so no TLS object outlives the loop (OpenSSL's exit handler
+        // must find nothing of ours in use).
         curl_multi_cleanup(multi)
+        Self.running.withLock { _ = $0.removeValue(forKey: ObjectIdentifier(self)) }
+        markStopped()
     }
 
     private func apply(_ command: Command) {
@@ -205,8 +271,9 @@ final class CurlMultiLoop: @unchecked Sendable {
         guard !pausePending.isEmpty else { return }
         let waiting = pausePending
         pausePending.removeAll(keepingCapacity: true)
-        for transfer in waiting where active[ObjectIdentifier(transfer)] != nil {
-            transfer.applyPauseState()
+        for transfer in waiting {
+            transfer.isPausePending = false
+            if active[ObjectIdentifier(transfer)] != nil { transfer.applyPauseState() }
         }
     }
 

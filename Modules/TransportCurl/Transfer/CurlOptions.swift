@@ -20,7 +20,13 @@ enum CurlOptions {
         ccurl_easy_setopt_seek_function(easy.raw, curlSeekCallback)
         ccurl_easy_setopt_xferinfo_function(easy.raw, curlProgressCallback)
         easy.set(CURLOPT_PIPEWAIT, options.multiplexing ? 1 : 0)
-        if options.automaticDecompression { easy.set(CURLOPT_ACCEPT_ENCODING, "") }
+        if options.automaticDecompression {
+            // Advertised by curl, decoded by Courier (`DecodedResponseBody`): libcurl's own decoding
+            // runs inside its read and, while the reader is behind, holds everything one read
+            // decodes to (up to 64 MiB) outside every bound of ours.
+            easy.set(CURLOPT_ACCEPT_ENCODING, ContentCoding.acceptEncoding)
+            easy.set(CURLOPT_HTTP_CONTENT_DECODING, 0)
+        }
         easy.set(CURLOPT_BUFFERSIZE, options.receiveBufferSize)
         easy.set(CURLOPT_UPLOAD_BUFFERSIZE, options.sendBufferSize)
         easy.set(CURLOPT_TCP_NODELAY, 1)

@@ -20,11 +20,8 @@ final class CurlTransfer: @unchecked Sendable {
     let context: RequestContext
     let options: CurlTransport.Configuration
     let responsePipe: ResponseBodyPipe
-    let uploadPipe: RequestBodyPipe?
-    private let memoryUpload: Data?
-    /// A body of segments (a file, a multipart form) copied and read with `pread` straight
-    /// into curl's buffer: no pump, no chunk arrays.
-    private let segmentUpload: UploadSegments?
+    /// Where the request body comes from.
+    private let upload: UploadSource
     private let uploadLength: Int64?
     private let loop: CurlMultiLoop
     /// The task reading a streamed request body; only streamed uploads have one.
@@ -36,6 +33,10 @@ final class CurlTransfer: @unchecked Sendable {
     // Loop thread only
     var easyHandle: UnsafeMutableRawPointer?
     var isDirty = false
+    /// In the loop's list of transfers whose pause is tried again after the next pass.
+    var isPausePending = false
+    /// Phases and pause bookkeeping (see ``TransferStateMachine``).
+    private var machine = TransferStateMachine()
     private var headers = CurlHeaderList()
     private var parser = ResponseHeadParser()
     private var head: HTTPResponse?
@@ -43,12 +44,10 @@ final class CurlTransfer: @unchecked Sendable {
     /// than unsafe: the unsafe kind saved nothing measurable, and its hand-over happens inside the
     /// (uninstrumented) concurrency runtime, where ThreadSanitizer cannot see it.
     var headContinuation: CheckedContinuation<Response, any Error>?
-    private var headDelivered = false
-    /// The body's length as the head announced it, when it is the decoded length too (no
-    /// `Content-Encoding`): read once from the head, used for progress and the body's length.
+    /// The body's length on the wire as the head announced it (`Content-Length`): read once from
+    /// the head, used for progress, and for the body's length when it is not decoded.
     private var announcedLength: Int64?
     private var memoryOffset = 0
-    private var appliedPause: Int32 = 0
     private var abortError: (any Error)?
     private var received: Int64 = 0
     private var reportedReceived: Int64 = -1
@@ -85,34 +84,25 @@ final class CurlTransfer: @unchecked Sendable {
         self.options = options
         self.loop = loop
         self.responsePipe = ResponseBodyPipe(highWatermark: options.responseBufferSize)
-        var segmentUpload: UploadSegments? = nil
         if let body {
             if case .known(let count) = body.length { uploadLength = count } else { uploadLength = nil }
-            if let segments = body.segments {
-                segmentUpload = UploadSegments(segments: segments)
-            }
             if let bytes = body.bufferedBytes, body.iterationBehavior == .multiple {
-                memoryUpload = bytes
-                uploadPipe = nil
-            } else if segmentUpload != nil {
-                memoryUpload = nil
-                uploadPipe = nil
+                upload = .memory(bytes)
+            } else if let segments = body.segments {
+                upload = .segments(UploadSegments(segments: segments))
             } else {
-                memoryUpload = nil
-                uploadPipe = RequestBodyPipe(limit: options.requestBufferSize, maximumRead: body.maximumReadSize)
+                upload = .stream(RequestBodyPipe(limit: options.requestBufferSize, maximumRead: body.maximumReadSize))
             }
         } else {
             uploadLength = nil
-            memoryUpload = nil
-            uploadPipe = nil
+            upload = .none
         }
-        self.segmentUpload = segmentUpload
         if let evaluator = context.trustEvaluator, request.scheme?.lowercased() == "https" {
             trustHook = TrustHook(evaluator: evaluator, host: TrustHook.host(ofAuthority: request.authority ?? ""), url: url)
         } else {
             trustHook = nil
         }
-        pump = uploadPipe == nil ? nil : Locked(nil)
+        if case .stream = upload { pump = Locked(nil) } else { pump = nil }
         startPump(body)
         observation = context.control.observe { [weak self] state in
             guard let self else { return }
@@ -190,35 +180,49 @@ final class CurlTransfer: @unchecked Sendable {
         easy.set(CURLOPT_HTTPHEADER, pointer: UnsafeMutableRawPointer(headers.raw))
     }
 
-    var hasBody: Bool { memoryUpload != nil || uploadPipe != nil || segmentUpload != nil }
+    var hasBody: Bool {
+        if case .none = upload { return false }
+        return true
+    }
+
+    /// The pipe a streamed request body arrives through, if it is streamed.
+    var uploadPipe: RequestBodyPipe? {
+        if case .stream(let pipe) = upload { return pipe }
+        return nil
+    }
     var bodyLength: Int64? { uploadLength }
 
     /// Added to the multi handle: the request is on its way.
     func started(loop: CurlMultiLoop) {
+        _ = machine.started()
         context.requestSent(request)
         applyPauseState()
     }
 
     /// Applies suspend (read from the control, so it is never stale), backpressure and upload
     /// starvation as one pause mask. curl refuses to pause a transfer that has no connection
-    /// yet; the loop then tries again after its next pass.
+    /// yet; the loop then tries again after its next pass. Callbacks that run inside
+    /// `curl_easy_pause` may pause the transfer again; ``TransferStateMachine`` keeps that pause.
     func applyPauseState() {
         guard let easyHandle else { return }
-        var desired: Int32 = 0
-        if context.control.state == .suspended { desired = Int32(ccurl_pause_all) }
-        if responsePipe.isBackpressured { desired |= Int32(ccurl_pause_recv) }
-        if let uploadPipe, uploadPipe.isStarved { desired |= Int32(ccurl_pause_send) }
-        guard desired != appliedPause else { return }
-        guard curl_easy_pause(easyHandle, desired) == CURLE_OK else {
-            loop.retryPauseLater(self)
-            return
-        }
-        appliedPause = desired
+        let desired = TransferStateMachine.desired(
+            suspended: context.control.state == .suspended,
+            readerBehind: responsePipe.isBackpressured,
+            uploadStarved: uploadPipe?.isStarved ?? false
+        )
+        guard case .apply(let mask) = machine.pauseAction(desired: desired) else { return }
+        var bits: Int32 = 0
+        if mask.contains(.receive) { bits |= Int32(ccurl_pause_recv) }
+        if mask.contains(.send) { bits |= Int32(ccurl_pause_send) }
+        let succeeded = curl_easy_pause(easyHandle, bits) == CURLE_OK
+        machine.pauseCallReturned(succeeded: succeeded)
+        if !succeeded { loop.retryPauseLater(self) }
         loop.markDirty(self)
     }
 
     /// The transfer ended in curl.
     func finished(result: CURLcode, loop: CurlMultiLoop) {
+        guard machine.ended() else { return }
         if let easy = easyHandle.map({ CurlEasy(unsafeRaw: $0) }) {
             pendingMetrics = CurlMetrics.read(from: easy)
             if result == CURLE_OK, head == nil {
@@ -246,7 +250,7 @@ final class CurlTransfer: @unchecked Sendable {
 
     /// The transfer ended outside curl (cancelled, or could not start).
     func fail(with error: any Error, loop: CurlMultiLoop) {
-        guard ending == nil else { return }
+        guard machine.ended() else { return }
         ending = .failure(error)
         loop.markDirty(self)
     }
@@ -283,11 +287,11 @@ final class CurlTransfer: @unchecked Sendable {
         uploadPipe?.wakeProducer()
         // A head that arrived is handed over even when the body then failed, so the error can
         // carry it; never after a cancellation.
-        if let head, !headDelivered, !isCancelled {
+        if let head, machine.deliverHead(cancelled: isCancelled) {
             deliverHead(head)
         }
         reportDownloadProgress()
-        if let ending {
+        if let ending, machine.finish() {
             reportMetrics()
             finishOnce(ending)
         }
@@ -295,7 +299,7 @@ final class CurlTransfer: @unchecked Sendable {
     }
 
     private func reportDownloadProgress() {
-        guard headDelivered, received != reportedReceived, received > 0 else { return }
+        guard machine.headDelivered, received != reportedReceived, received > 0 else { return }
         reportedReceived = received
         context.downloadProgress(TransferProgress(completed: received, total: announcedLength))
     }
@@ -307,24 +311,32 @@ final class CurlTransfer: @unchecked Sendable {
     }
 
     private func deliverHead(_ head: HTTPResponse) {
-        headDelivered = true
-        if head.headerFields[.contentEncoding] == nil {
-            announcedLength = head.headerFields[.contentLength].flatMap { Int64($0) }
-        }
+        announcedLength = head.headerFields[.contentLength].flatMap { Int64($0) }
         context.responseHeadReceived(head)
         // Everything this pass learned is reported before the caller resumes, so a caller that
         // finishes at once (the body may be complete) never sees stale progress or metrics.
         reportDownloadProgress()
         if ending != nil { reportMetrics() }
+        let hasNoBody = request.method == .head || [204, 304].contains(head.status.code)
+        // Decoded by Courier as the reader reads (see `automaticDecompression`); `nil` for a body
+        // sent as it is. An unknown coding fails the body's first read, not the head.
+        let codings: Result<[ContentCoding], any Error>? = options.automaticDecompression && !hasNoBody
+            ? Result { try ContentCoding.codings(of: head) } : nil
+        var decodes = false
+        switch codings {
+        case .success(let list)?: decodes = !list.isEmpty
+        case .failure?: decodes = true
+        case nil: break
+        }
         let length: Body.Length
-        if request.method == .head || [204, 304].contains(head.status.code) {
+        if hasNoBody {
             length = .known(0)
-        } else if let count = announcedLength {
+        } else if let count = announcedLength, !decodes {
             length = .known(count)
         } else {
             length = .unknown
         }
-        let body: Body
+        var body: Body
         if case .success? = ending {
             // The whole exchange ended in this pass (typical of small responses): hand the body
             // over as one buffer, with no pipe reader in between.
@@ -336,14 +348,19 @@ final class CurlTransfer: @unchecked Sendable {
         } else {
             body = Body(CurlResponseBody(reader: BodyReader(transfer: self)), length: length, iterationBehavior: .single)
         }
+        if decodes, let codings {
+            body = Body(
+                DecodedResponseBody(source: body, codings: codings, limits: options.decompressionLimits),
+                length: .unknown,
+                iterationBehavior: body.iterationBehavior
+            )
+        }
         let continuation = headContinuation
         headContinuation = nil
         let response = Response(head: head, body: body, request: request)
         handOver.withLock { $0 = true }
         continuation?.resume(returning: response)
     }
-
-    private var finishedOnce = false
 
     private var isCancelled: Bool {
         if case .failure(let error)? = ending, error is CancellationError { return true }
@@ -353,28 +370,40 @@ final class CurlTransfer: @unchecked Sendable {
     /// For an `.add` that arrives after the transfer already ended (cancelled before it
     /// started): hands the ending over and tells the loop not to start it.
     func endedBeforeStart(loop: CurlMultiLoop) -> Bool {
-        guard ending != nil else { return false }
-        finishedOnce = false
-        loop.markDirty(self)
+        guard let ending else { return false }
+        if case .failure(let error) = ending { failHeadWaiter(error) }
         return true
     }
 
+    /// The loop had stopped before this transfer's `.add` reached it: nothing was sent.
+    func refusedAfterShutdown(_ continuation: CheckedContinuation<Response, any Error>, error: any Error) {
+        responsePipe.end(.failed(error))
+        if case .stream(let pipe) = upload { pipe.cancel() }
+        pump?.withLock { $0?.cancel() }
+        handOver.withLock { $0 = true }
+        continuation.resume(throwing: error)
+    }
+
+    private func failHeadWaiter(_ error: any Error) {
+        guard let continuation = headContinuation else { return }
+        headContinuation = nil
+        handOver.withLock { $0 = true }
+        continuation.resume(throwing: error)
+    }
+
     private func finishOnce(_ ending: Result<Void, any Error>) {
-        guard !finishedOnce else { return }
-        finishedOnce = true
-        segmentUpload?.close()
-        uploadPipe?.cancel()
+        switch upload {
+        case .segments(let segments): segments.close()
+        case .stream(let pipe): pipe.cancel()
+        case .memory, .none: break
+        }
         pump?.withLock { $0?.cancel() }
         switch ending {
         case .success:
             responsePipe.end(.finished)
         case .failure(let error):
             responsePipe.end(.failed(error))
-            if let continuation = headContinuation {
-                headContinuation = nil
-                handOver.withLock { $0 = true }
-                continuation.resume(throwing: error)
-            }
+            failHeadWaiter(error)
         }
     }
 
@@ -398,7 +427,7 @@ final class CurlTransfer: @unchecked Sendable {
     /// Returns false to pause (the reader is behind).
     func onBodyBytes(_ bytes: UnsafeRawBufferPointer) -> Bool {
         guard responsePipe.append(ArraySlice(bytes.bindMemory(to: UInt8.self))) else {
-            appliedPause |= Int32(ccurl_pause_recv)
+            machine.callbackPaused(.receive)
             return false
         }
         received += Int64(bytes.count)
@@ -408,7 +437,10 @@ final class CurlTransfer: @unchecked Sendable {
 
     /// Fills curl's upload buffer; returns the byte count, or `nil` to pause, or -1 to abort.
     func onUploadRead(into buffer: UnsafeMutableRawBufferPointer) -> Int? {
-        if let memoryUpload {
+        switch upload {
+        case .none:
+            return 0
+        case .memory(let memoryUpload):
             let count = min(buffer.count, memoryUpload.count - memoryOffset)
             guard count > 0, let base = buffer.baseAddress else { return 0 }
             memoryUpload.withUnsafeBytes { source in
@@ -418,34 +450,36 @@ final class CurlTransfer: @unchecked Sendable {
             }
             memoryOffset += count
             return count
-        }
-        if let segmentUpload {
+        case .segments(let segmentUpload):
             switch segmentUpload.read(into: buffer) {
             case .success(let count): return count
             case .failure(let error): abortError = error; return -1
             }
-        }
-        guard let uploadPipe else { return 0 }
-        switch uploadPipe.read(into: buffer) {
-        case .bytes(let count):
-            loop.markDirty(self)
-            return count
-        case .end:
-            return 0
-        case .pause:
-            appliedPause |= Int32(ccurl_pause_send)
-            return nil
-        case .failed(let error):
-            abortError = error
-            return -1
+        case .stream(let uploadPipe):
+            switch uploadPipe.read(into: buffer) {
+            case .bytes(let count):
+                loop.markDirty(self)
+                return count
+            case .end:
+                return 0
+            case .pause:
+                machine.callbackPaused(.send)
+                return nil
+            case .failed(let error):
+                abortError = error
+                return -1
+            }
         }
     }
 
     /// Rewinds the upload to its start, when possible.
     func onSeekToStart() -> Bool {
-        if memoryUpload != nil { memoryOffset = 0; return true }
-        if let segmentUpload { segmentUpload.rewind(); return true }
-        return uploadPipe?.canRewind ?? true
+        switch upload {
+        case .none: return true
+        case .memory: memoryOffset = 0; return true
+        case .segments(let segments): segments.rewind(); return true
+        case .stream(let pipe): return pipe.canRewind
+        }
     }
 
     func onProgress(uploaded: Int64) {
@@ -454,6 +488,19 @@ final class CurlTransfer: @unchecked Sendable {
             loop.markDirty(self)
         }
     }
+}
+
+/// Where a request body comes from: one of these, never two.
+enum UploadSource {
+    /// No body.
+    case none
+    /// Bytes in memory, copied into curl's buffer.
+    case memory(Data)
+    /// A body of segments (a file, a multipart form) copied and read with `pread` straight into
+    /// curl's buffer: no pump, no chunk arrays.
+    case segments(UploadSegments)
+    /// Any other body, pumped by a task into a pipe that curl reads.
+    case stream(RequestBodyPipe)
 }
 
 extension CurlEasy {

@@ -1,0 +1,62 @@
+import CourierCore
+import HTTPTypes
+
+/// A content coding of a response body (RFC 9110 §8.4), as named in `Content-Encoding`.
+enum ContentCoding: Sendable, Hashable {
+    /// gzip (also sent as `x-gzip`).
+    case gzip
+    /// deflate: the zlib format; a raw deflate stream, which some servers send under this name, is
+    /// recognized by its first bytes and accepted too.
+    case deflate
+    /// Brotli.
+    case brotli
+    /// Zstandard.
+    case zstd
+
+    /// The value this transport sends in `Accept-Encoding`: every coding it decodes.
+    static let acceptEncoding = "gzip, deflate, br, zstd"
+
+    /// The codings of a response, in the order the server applied them (so decoding runs them
+    /// backwards); `identity` entries are dropped. Every `Content-Encoding` field counts.
+    /// - Throws: ``CourierCore/TransportError`` with `.decodingFailed` for a coding it cannot decode.
+    static func codings(of head: HTTPResponse) throws -> [ContentCoding] {
+        var codings: [ContentCoding] = []
+        for field in head.headerFields where field.name == .contentEncoding {
+            for token in field.value.split(separator: ",") {
+                let name = token.trimmingWhitespace().lowercased()
+                switch name {
+                case "", "identity": continue
+                case "gzip", "x-gzip": codings.append(.gzip)
+                case "deflate": codings.append(.deflate)
+                case "br": codings.append(.brotli)
+                case "zstd": codings.append(.zstd)
+                default:
+                    throw TransportError(
+                        .decodingFailed,
+                        message: "the response's Content-Encoding \"\(field.value)\" names \"\(name)\", which Courier cannot decode (it decodes \(acceptEncoding))"
+                    )
+                }
+            }
+        }
+        return codings
+    }
+
+    /// The coding's name in `Content-Encoding`.
+    var name: String {
+        switch self {
+        case .gzip: return "gzip"
+        case .deflate: return "deflate"
+        case .brotli: return "br"
+        case .zstd: return "zstd"
+        }
+    }
+}
+
+extension Substring {
+    fileprivate func trimmingWhitespace() -> Substring {
+        var slice = self
+        while let first = slice.first, first == " " || first == "\t" { slice.removeFirst() }
+        while let last = slice.last, last == " " || last == "\t" { slice.removeLast() }
+        return slice
+    }
+}

@@ -1,0 +1,33 @@
+import CourierCore
+
+/// Counts a body's bytes on the wire and decoded, and stops a decompression bomb: a body whose
+/// decoded size passes ``CurlTransport/Configuration/DecompressionLimits/maximumSize`` or whose
+/// ratio to the bytes received passes ``CurlTransport/Configuration/DecompressionLimits/maximumRatio``.
+struct DecompressionMeter {
+    let limits: CurlTransport.Configuration.DecompressionLimits
+    private(set) var wireBytes: Int64 = 0
+    private(set) var decodedBytes: Int64 = 0
+
+    init(limits: CurlTransport.Configuration.DecompressionLimits) { self.limits = limits }
+
+    mutating func received(_ count: Int) { wireBytes += Int64(count) }
+
+    /// Counts decoded bytes handed to the reader.
+    /// - Throws: ``CourierCore/TransportError`` with `.decompressionLimitExceeded`.
+    mutating func decoded(_ count: Int) throws {
+        decodedBytes += Int64(count)
+        if let maximum = limits.maximumSize, decodedBytes > maximum {
+            throw TransportError(
+                .decompressionLimitExceeded,
+                message: "the response body decodes to more than \(maximum) bytes (DecompressionLimits.maximumSize); \(wireBytes) bytes received so far"
+            )
+        }
+        if let ratio = limits.maximumRatio, decodedBytes > limits.ratioAppliesAbove,
+           decodedBytes > Int64(ratio) * max(wireBytes, 1) {
+            throw TransportError(
+                .decompressionLimitExceeded,
+                message: "the response body decodes to \(decodedBytes) bytes from \(wireBytes), more than \(ratio) times its size (DecompressionLimits.maximumRatio): a decompression bomb?"
+            )
+        }
+    }
+}

@@ -1,0 +1,166 @@
+import CourierCore
+@testable import CourierCurl
+import FoundationEssentials
+import HTTPTypes
+import Testing
+
+/// The decoders against bodies compressed by Python's zlib, brotli and zstandard
+/// (`Fixtures/make-compressed-fixtures.py`), fed in pieces of every awkward size.
+@Suite("Content decoding")
+struct ContentDecodingTests {
+    static let text = Data((0..<8000).map { "line \($0): courier decodes this\n" }.joined().utf8)
+    static let hello = Data("hello, courier\n".utf8)
+
+    /// A source that hands out `data` in pieces of `pieceSize` bytes.
+    struct Pieces: AsyncSequence, Sendable {
+        let data: Data
+        let pieceSize: Int
+        func makeAsyncIterator() -> AsyncStream<ArraySlice<UInt8>>.AsyncIterator {
+            let bytes = [UInt8](data)
+            let size = pieceSize
+            return AsyncStream { continuation in
+                var offset = 0
+                while offset < bytes.count {
+                    continuation.yield(bytes[offset..<Swift.min(offset + size, bytes.count)])
+                    offset += size
+                }
+                continuation.finish()
+            }.makeAsyncIterator()
+        }
+    }
+
+    static func decode(
+        _ data: Data,
+        _ codings: [ContentCoding],
+        pieceSize: Int = 1 << 20,
+        limits: CurlTransport.Configuration.DecompressionLimits = .init()
+    ) async throws -> Data {
+        let body = DecodedResponseBody(source: Pieces(data: data, pieceSize: pieceSize), codings: .success(codings), limits: limits)
+        var result = Data()
+        for try await chunk in body {
+            #expect(chunk.count <= DecodingStage.outputSize)
+            result.append(contentsOf: chunk)
+        }
+        return result
+    }
+
+    static let cases: [(String, Data, [ContentCoding], Data)] = [
+        ("gzip hello", CompressedFixtures.gzipHello, [.gzip], hello),
+        ("gzip text", CompressedFixtures.gzipText, [.gzip], text),
+        ("deflate (zlib) text", CompressedFixtures.zlibText, [.deflate], text),
+        ("deflate (raw) text", CompressedFixtures.rawDeflateText, [.deflate], text),
+        ("br hello", CompressedFixtures.brotliHello, [.brotli], hello),
+        ("br text", CompressedFixtures.brotliText, [.brotli], text),
+        ("zstd hello", CompressedFixtures.zstdHello, [.zstd], hello),
+        ("zstd text", CompressedFixtures.zstdText, [.zstd], text),
+        ("gzip, two members", CompressedFixtures.gzipTwoMembers, [.gzip], hello + text.prefix(1000)),
+        ("zstd, two frames", CompressedFixtures.zstdTwoFrames, [.zstd], hello + text.prefix(1000)),
+        ("gzip then br", CompressedFixtures.gzipThenBrotli, [.gzip, .brotli], text),
+    ]
+
+    @Test(arguments: [1, 2, 7, 1000, 65_536, 1 << 20])
+    func everyCodingDecodesByteExactInAnyPieces(pieceSize: Int) async throws {
+        for (name, compressed, codings, expected) in Self.cases {
+            let decoded = try await Self.decode(compressed, codings, pieceSize: pieceSize)
+            #expect(decoded == expected, "\(name) in pieces of \(pieceSize)")
+        }
+    }
+
+    @Test func bytesAfterTheEndAreIgnoredAsLibcurlDoes() async throws {
+        var gzip = CompressedFixtures.gzipHello
+        gzip.append(contentsOf: Array("trailing".utf8))
+        #expect(try await Self.decode(gzip, [.gzip]) == Self.hello)
+        var brotli = CompressedFixtures.brotliHello
+        brotli.append(contentsOf: [0, 1, 2])
+        #expect(try await Self.decode(brotli, [.brotli]) == Self.hello)
+    }
+
+    @Test(arguments: [
+        CompressedFixtures.gzipText, CompressedFixtures.zlibText, CompressedFixtures.brotliText, CompressedFixtures.zstdText,
+    ])
+    func aTruncatedStreamIsATypedError(compressed: Data) async throws {
+        let coding: ContentCoding = compressed == CompressedFixtures.gzipText ? .gzip
+            : compressed == CompressedFixtures.zlibText ? .deflate
+            : compressed == CompressedFixtures.brotliText ? .brotli : .zstd
+        for cut in [1, 8, compressed.count / 2] {
+            let error = await #expect(throws: TransportError.self) {
+                _ = try await Self.decode(compressed.prefix(compressed.count - cut), [coding], pieceSize: 4096)
+            }
+            #expect(error?.code == .truncatedBody, "\(coding) cut by \(cut): \(String(describing: error))")
+        }
+    }
+
+    @Test func corruptDataIsATypedError() async throws {
+        for (compressed, coding) in [
+            (CompressedFixtures.gzipText, ContentCoding.gzip), (CompressedFixtures.brotliText, .brotli),
+            (CompressedFixtures.zstdText, .zstd), (CompressedFixtures.zlibText, .deflate),
+        ] {
+            var corrupt = compressed
+            for index in stride(from: 10, to: corrupt.count, by: 97) { corrupt[index] ^= 0x5A }
+            let error = await #expect(throws: TransportError.self) { _ = try await Self.decode(corrupt, [coding]) }
+            #expect(error?.code == .decodingFailed || error?.code == .truncatedBody, "\(coding): \(String(describing: error))")
+        }
+        let error = await #expect(throws: TransportError.self) { _ = try await Self.decode(Data("not gzip".utf8), [.gzip]) }
+        #expect(error?.code == .decodingFailed)
+    }
+
+    @Test func anEmptyBodyDecodesToNothing() async throws {
+        for coding in [ContentCoding.gzip, .deflate, .brotli, .zstd] {
+            #expect(try await Self.decode(Data(), [coding]).isEmpty)
+        }
+    }
+
+    @Test func aZstdFrameAskingForMoreThanAnEightMiBWindowIsRefused() async throws {
+        let error = await #expect(throws: TransportError.self) {
+            _ = try await Self.decode(CompressedFixtures.zstdHugeWindow, [.zstd])
+        }
+        #expect(error?.code == .decodingFailed)
+    }
+
+    @Test(arguments: [
+        (CompressedFixtures.gzipZeros, ContentCoding.gzip), (CompressedFixtures.brotliZeros, .brotli),
+        (CompressedFixtures.zstdZeros, .zstd),
+    ])
+    func bombsStopAtTheRatioAndTheSizeLimit(compressed: Data, coding: ContentCoding) async throws {
+        // 4 MiB of zeros: gzip about 1,000:1 passes the default; brotli and zstd (far above 2,048:1) do not.
+        if coding == .gzip {
+            #expect(try await Self.decode(compressed, [coding]).count == 4 << 20)
+        } else {
+            let error = await #expect(throws: TransportError.self) { _ = try await Self.decode(compressed, [coding]) }
+            #expect(error?.code == .decompressionLimitExceeded)
+            #expect(try await Self.decode(compressed, [coding], limits: .none).count == 4 << 20)
+        }
+        let sized = CurlTransport.Configuration.DecompressionLimits(maximumSize: 1 << 20, maximumRatio: nil)
+        let error = await #expect(throws: TransportError.self) { _ = try await Self.decode(compressed, [coding], limits: sized) }
+        #expect(error?.code == .decompressionLimitExceeded)
+        #expect(error?.message.contains("maximumSize") == true)
+    }
+
+    @Test func smallBodiesPassTheRatioCheckWhateverTheirRatio() async throws {
+        let strict = CurlTransport.Configuration.DecompressionLimits(maximumSize: nil, maximumRatio: 2, ratioAppliesAbove: 1 << 20)
+        #expect(try await Self.decode(CompressedFixtures.gzipText, [.gzip], limits: strict) == Self.text)
+    }
+
+    @Test func codingsAreReadFromEveryFieldInOrder() throws {
+        var head = HTTPResponse(status: .ok)
+        head.headerFields.append(HTTPField(name: .contentEncoding, value: "gzip, identity"))
+        head.headerFields.append(HTTPField(name: .contentEncoding, value: " BR ,x-gzip"))
+        #expect(try ContentCoding.codings(of: head) == [.gzip, .brotli, .gzip])
+        #expect(try ContentCoding.codings(of: HTTPResponse(status: .ok)) == [])
+        var unknown = HTTPResponse(status: .ok)
+        unknown.headerFields[.contentEncoding] = "compress"
+        let error = #expect(throws: TransportError.self) { try ContentCoding.codings(of: unknown) }
+        #expect(error?.code == .decodingFailed)
+    }
+
+    @Test func anUnknownCodingFailsTheFirstRead() async throws {
+        let failure = TransportError(.decodingFailed, message: "unknown")
+        let body = DecodedResponseBody(source: Pieces(data: Self.hello, pieceSize: 4), codings: .failure(failure), limits: .init())
+        var iterator = body.makeAsyncIterator()
+        var failures = 0
+        for _ in 0..<2 {   // stays failed
+            do { _ = try await iterator.next() } catch is TransportError { failures += 1 }
+        }
+        #expect(failures == 2)
+    }
+}
