@@ -1,4 +1,5 @@
 import ArgumentParser
+import CourierCurl
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -28,6 +29,9 @@ enum CourierMain {
             case .exit(let code): status = code
             }
         }
+        // Every transport's thread ends, closing its TLS connections, before `exit` runs OpenSSL's
+        // clean-up: a thread still inside OpenSSL then could crash the process after its work was done.
+        await CurlTransport.shutdownAll()
         exit(status)
     }
 

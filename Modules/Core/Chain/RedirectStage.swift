@@ -94,7 +94,7 @@ struct RedirectStage: Interceptor {
         guard let current = request.url,
               let target = URL(string: location, relativeTo: current)?.absoluteURL,
               let scheme = target.scheme?.lowercased(), scheme == "http" || scheme == "https",
-              target.host != nil
+              let host = target.host, !host.isEmpty   // `http:///x` has a scheme but nobody to go to
         else {
             throw RedirectError(reason: .invalidLocation, history: history, location: location)
         }

@@ -11,6 +11,16 @@ public struct InvalidRequestError: Error, Sendable, Hashable, CustomStringConver
         public static let invalidHeaderName = Reason(name: "invalid header name")
         /// A header value holds CR, LF or NUL (header injection).
         public static let invalidHeaderValue = Reason(name: "invalid header value")
+        /// The request's authority cannot be sent: empty, no host, user information (`user@host`),
+        /// or characters an authority cannot hold.
+        public static let invalidAuthority = Reason(name: "invalid authority")
+        /// The request's path cannot be sent: it does not start with `/` (or is not `*` for
+        /// OPTIONS), or holds spaces, controls or `#`.
+        public static let invalidPath = Reason(name: "invalid path")
+        /// A header the transport owns (`Content-Length`, `Transfer-Encoding`, `Connection`, `Upgrade`,
+        /// `Host`) contradicts the request's body or target: sent as given it would frame the message
+        /// differently from what the transport sends (request smuggling on a reused connection).
+        public static let conflictingFramingHeader = Reason(name: "conflicting framing header")
         /// Parameters were given but the session has no request serializer.
         public static let noRequestSerializer = Reason(name: "no request serializer")
         /// The reason's name.

@@ -83,6 +83,11 @@ final class TrustHook {
     private func evaluate(_ chain: [[UInt8]]) -> Bool {
         let trust = ServerTrust(host: host, certificateChain: chain)
         let failingURL = URL(string: url)
+        guard !host.isEmpty else {
+            // Fail closed: with no name to check, any chain valid under the anchors would pass.
+            rejection = TrustError(host: host, reason: "the request has no host name to check the certificate against", serverTrust: trust, failingURL: failingURL)
+            return false
+        }
         guard !chain.isEmpty else {
             rejection = TrustError(host: host, reason: "the server presented no certificate", serverTrust: trust, failingURL: failingURL)
             return false
