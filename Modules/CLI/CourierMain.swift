@@ -66,8 +66,9 @@ enum CourierMain {
         type == RequestCommand.self ? "" : " " + (type.configuration.commandName ?? "")
     }
 
-    /// Prints `error`'s report lines on stderr.
+    /// Prints `error`'s report lines on stderr, escaped when stderr is a terminal.
     static func report(_ error: any Error) {
-        for line in ErrorReport.lines(for: error) { Console.errorLine(line) }
+        let terminal = Console.Stream.error.isTerminal
+        for line in ErrorReport.lines(for: error, terminal: terminal) { Console.errorLine(line) }
     }
 }

@@ -29,13 +29,13 @@ struct ExitStatusTests {
 
     @Test func errorsAreOneLineWithAnOptionalHint() {
         let timeout = error(TransportError(.timedOut, message: "Operation timed out after 500 milliseconds", underlyingCode: 28))
-        #expect(ErrorReport.lines(for: timeout) == [
+        #expect(ErrorReport.lines(for: timeout, terminal: false) == [
             "courier: error: GET http://h/x: timed out: Operation timed out after 500 milliseconds (code 28)",
             "courier: hint: allow more time with --timeout SECONDS (whole exchange) or --connect-timeout SECONDS",
         ])
         let refused = error(TransportError(.cannotConnect, message: "Couldn't connect\nto server", underlyingCode: 7))
-        #expect(ErrorReport.lines(for: refused) == ["courier: error: GET http://h/x: could not connect: Couldn't connect to server (code 7)"])
-        #expect(ErrorReport.lines(for: CLIError("no URL given", hint: "see courier --help")) == [
+        #expect(ErrorReport.lines(for: refused, terminal: true) == ["courier: error: GET http://h/x: could not connect: Couldn't connect to server (code 7)"])
+        #expect(ErrorReport.lines(for: CLIError("no URL given", hint: "see courier --help"), terminal: false) == [
             "courier: error: no URL given",
             "courier: hint: see courier --help",
         ])
@@ -123,10 +123,10 @@ struct FormattingTests {
     @Test func requestAndResponseHeads() {
         var request = HTTPRequest(method: .get, scheme: "http", authority: "127.0.0.1:8080", path: "/get?a=1")
         request.headerFields[.accept] = "*/*"
-        #expect(HeadFormatter.format(request, version: "HTTP/1.1") == "GET /get?a=1 HTTP/1.1\nHost: 127.0.0.1:8080\nAccept: */*\n\n")
+        #expect(HeadFormatter.format(request, version: "HTTP/1.1", terminal: false) == Array("GET /get?a=1 HTTP/1.1\nHost: 127.0.0.1:8080\nAccept: */*\n\n".utf8))
         var response = HTTPResponse(status: .notFound)
         response.headerFields[.contentLength] = "0"
-        #expect(HeadFormatter.format(response, version: nil) == "HTTP 404 Not Found\nContent-Length: 0\n\n")
+        #expect(HeadFormatter.format(response, version: nil, terminal: true) == Array("HTTP 404 Not Found\nContent-Length: 0\n\n".utf8))
     }
 
     @Test func theVersionShowsOnlyWhenCertain() {

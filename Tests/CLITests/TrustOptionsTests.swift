@@ -103,7 +103,8 @@ struct TrustOptionsTests {
         let refusal = try #require(#expect(throws: TrustError.self) { try policy.evaluate(trust) })
         let error = CourierError(stage: .transport, underlyingError: refusal)
         #expect(ExitStatus.code(for: error) == 7)
-        let lines = ErrorReport.lines(for: error)
+        // Escaped for a terminal: the curly quotes and the names are text and stay as they are.
+        let lines = ErrorReport.lines(for: error, terminal: true)
         let leafPin = try #require(Certificate(derBytes: chain[0]).publicKeyPin)
         #expect(lines.count == 2)
         #expect(lines[0].contains("pretending to be “127.0.0.1”") && lines[0].contains("\(leafPin) (/O=Courier Tests/CN=localhost)"))

@@ -74,7 +74,8 @@ struct RequestRunner {
             if command.headers {
                 if !command.quiet {
                     let version = await headVersion(of: response, metrics: metrics, preference: options.httpVersion)
-                    Console.out(HeadFormatter.format(response.head, version: version))
+                    let head = HeadFormatter.format(response.head, version: version, terminal: Console.Stream.output.isTerminal)
+                    Console.write(head, to: .output)
                 }
             } else {
                 try await BodyPrinter(pretty: command.pretty, progress: command.progress, quiet: command.quiet)

@@ -15,8 +15,10 @@ enum DownloadFileName {
     ///
     /// - `Content-Disposition`'s `filename*` (RFC 5987, UTF-8 percent-encoded) wins over `filename`.
     /// - Otherwise the URL's last path segment, percent-decoded.
-    /// - Only the last segment of either is kept (`/` and `\` separate), control characters are
-    ///   dropped, and leading dots are removed, so the result is never `..` or hidden.
+    /// - Only the last segment of either is kept (`/` and `\` separate), control characters (C0,
+    ///   DEL, C1) and bidi controls are dropped, and leading dots are removed, so the result is
+    ///   never `..` or hidden, and never a name that lists or reads differently from what it is
+    ///   (`invoice\u{202E}fdp.exe` would show as `invoiceexe.pdf`).
     /// - A name without an extension gets one from a well-known `Content-Type` (`.json`,
     ///   `.html`, `.txt`, `.xml`), as httpie does.
     /// - Nothing usable left: `index`.
@@ -107,10 +109,10 @@ enum DownloadFileName {
         return String(parts[2]).removingPercentEncoding
     }
 
-    /// The last segment of `name`, without control characters or leading dots.
+    /// The last segment of `name`, without control characters, bidi controls or leading dots.
     static func sanitized(_ name: String) -> String {
         let lastSegment = name.split(whereSeparator: { $0 == "/" || $0 == "\\" }).last.map(String.init) ?? ""
-        let visible = lastSegment.unicodeScalars.filter { $0.value >= 0x20 && $0.value != 0x7F }
+        let visible = lastSegment.unicodeScalars.filter { !TerminalText.isControl($0) && !TerminalText.isBidiControl($0) }
         var cleaned = String(String.UnicodeScalarView(visible)).trimmingCharacters(in: .whitespaces)
         while cleaned.hasPrefix(".") { cleaned.removeFirst() }
         // Most file systems cap a name at 255 bytes.

@@ -72,7 +72,7 @@ struct DownloadRunner {
         if !command.quiet {
             let verb = mode == .append ? "Resuming" : "Downloading"
             let from = mode == .append ? " from byte \(start)" : ""
-            Console.errorLine("\(verb) to \"\(file.path)\"\(from)")
+            Console.errorLine("\(verb) to \"\(Console.Stream.error.displayable(file.path))\"\(from)")
         }
         let reporter = command.quiet ? nil : ProgressPolicy.reporter(
             explicit: command.progress, length: response.body.length, bodyGoesToTerminal: false, offset: start
@@ -88,7 +88,7 @@ struct DownloadRunner {
         reporter?.finish()
         ResumeRecord.remove(for: file.path)
         if !command.quiet, reporter == nil {
-            Console.errorLine("Saved \"\(file.path)\" (\(ByteFormatting.size(reader.received)))")
+            Console.errorLine("Saved \"\(Console.Stream.error.displayable(file.path))\" (\(ByteFormatting.size(reader.received)))")
         }
         return ExitStatus.code(for: response.status)
     }
@@ -132,7 +132,7 @@ struct DownloadRunner {
         }
         ResumeRecord.remove(for: path)
         if !command.quiet {
-            Console.errorLine("\"\(path)\" is already complete (\(ByteFormatting.size(size)))")
+            Console.errorLine("\"\(Console.Stream.error.displayable(path))\" is already complete (\(ByteFormatting.size(size)))")
         }
         return ExitStatus.success
     }

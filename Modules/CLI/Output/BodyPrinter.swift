@@ -2,7 +2,8 @@ import CourierCore
 import HTTPTypes
 
 /// Writes a response body to stdout: streamed as it arrives, or, for JSON and XML that are to be
-/// pretty-printed, buffered and re-indented. On a terminal, binary bodies are not shown.
+/// pretty-printed, buffered and re-indented. On a terminal, binary bodies and bodies holding
+/// control characters are not shown (``BodyOutput``); redirected, every byte is written.
 struct BodyPrinter {
     /// `--pretty` / `--no-pretty`; `nil` means "when stdout is a terminal".
     let pretty: Bool?
@@ -13,13 +14,6 @@ struct BodyPrinter {
 
     /// Bodies above this are streamed as they are, even when pretty-printing was asked for.
     static let prettyLimit = 32 * 1024 * 1024
-    /// What a terminal shows instead of binary data (httpie's wording).
-    static let binaryNotice = """
-        +-----------------------------------------+
-        | NOTE: binary data not shown in terminal |
-        +-----------------------------------------+
-
-        """
 
     func print(_ response: Response) async throws {
         let body = BodyReader(response)
@@ -31,23 +25,26 @@ struct BodyPrinter {
         let reporter = ProgressPolicy.reporter(
             explicit: progress, length: response.body.length, bodyGoesToTerminal: toTerminal
         )
+        var output = BodyOutput(terminal: toTerminal)
         if pretty ?? toTerminal, let prettyPrinter = Self.prettyPrinter(for: response.head.headerFields[.contentType]) {
             let (bytes, complete) = try await body.collect(upTo: Self.prettyLimit, progress: reporter)
             if complete, let formatted = prettyPrinter(bytes) {
+                // The bar ends before the body shows. The formatted text is judged like any
+                // body: a JSON string may hold U+009B unescaped.
                 reporter?.finish()
-                Console.write(formatted, to: .output)
+                output.write(formatted[...])
+                output.finish()
                 return
             }
-            Console.write(bytes, to: .output)
+            output.write(bytes[...])
             if !complete {
-                try await stream(body, reporter: reporter, toTerminal: toTerminal, lastByte: bytes.last)
-                return
+                try await body.forEachChunk(progress: reporter) { chunk in output.write(chunk) }
             }
-            reporter?.finish()
-            endLine(after: bytes.last, toTerminal: toTerminal)
-            return
+        } else {
+            try await body.forEachChunk(progress: reporter) { chunk in output.write(chunk) }
         }
-        try await stream(body, reporter: reporter, toTerminal: toTerminal, lastByte: nil)
+        reporter?.finish()
+        output.finish()
     }
 
     /// How to re-indent a body of this `Content-Type`, if it is one `--pretty` formats.
@@ -58,32 +55,5 @@ struct BodyPrinter {
             return { XMLPrettyPrinter.format($0, charset: charset) }
         }
         return nil
-    }
-
-    private func stream(_ body: BodyReader, reporter: ProgressReporter?, toTerminal: Bool, lastByte: UInt8?) async throws {
-        var last = lastByte
-        var first = lastByte == nil
-        var binary = false
-        try await body.forEachChunk(progress: reporter) { chunk in
-            if first, toTerminal, BinaryDetection.looksBinary(chunk) {
-                binary = true
-            }
-            first = false
-            if binary { return }
-            Console.write(chunk, to: .output)
-            if let byte = chunk.last { last = byte }
-        }
-        reporter?.finish()
-        if binary {
-            Console.write(Self.binaryNotice, to: .output)
-        } else {
-            endLine(after: last, toTerminal: toTerminal)
-        }
-    }
-
-    /// On a terminal, a body that does not end its last line gets a newline, so the prompt
-    /// starts on its own line.
-    private func endLine(after last: UInt8?, toTerminal: Bool) {
-        if toTerminal, let last, last != UInt8(ascii: "\n") { Console.out("\n") }
     }
 }

@@ -5,12 +5,17 @@ import HTTPTypes
 
 /// Turns any error `courier` ends with into its one-line report, `courier: error: <what
 /// happened>`, and a hint line where one helps.
+///
+/// Messages quote what the server sent (a malformed status line, a `Location`, a
+/// `Content-Range`, a certificate's names) and URLs, so for a terminal they are escaped
+/// (``TerminalText``): `courier: error: GET http://h/: invalid status line: HTTP/1.1 200 \x1b[2J`.
 enum ErrorReport {
-    /// The lines to print on stderr, each without its newline.
-    static func lines(for error: any Error) -> [String] {
+    /// The lines to print on stderr, each without its newline; `terminal` when stderr is one.
+    static func lines(for error: any Error, terminal: Bool) -> [String] {
         let (message, hint) = describe(error)
-        var lines = ["courier: error: " + oneLine(message)]
-        if let hint { lines.append("courier: hint: " + oneLine(hint)) }
+        let shown: (String) -> String = { terminal ? TerminalText.escaped(oneLine($0)) : oneLine($0) }
+        var lines = ["courier: error: " + shown(message)]
+        if let hint { lines.append("courier: hint: " + shown(hint)) }
         return lines
     }
 

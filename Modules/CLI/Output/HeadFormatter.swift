@@ -15,30 +15,52 @@ import HTTPTypes
 /// The response's HTTP version is shown only when it is certain before the exchange (cleartext
 /// is HTTP/1.1 unless HTTP/2 is forced; `--http1.1` over TLS); over TLS without a forced
 /// version ALPN decides, and the status line reads `HTTP 200 OK` (`--timing` shows the version).
+///
+/// With `terminal` set, everything the server or a redirect chose (reason phrase, header names
+/// and values, the path and authority of a redirected request) is escaped (``TerminalText``);
+/// without it, header values are written as the bytes received.
 enum HeadFormatter {
     /// The request head, ending with a blank line.
-    static func format(_ request: HTTPRequest, version: String?) -> String {
-        var text = "\(request.method.rawValue) \(request.path ?? "/")"
-        if let version { text += " " + version }
-        text += "\n"
+    static func format(_ request: HTTPRequest, version: String?, terminal: Bool) -> [UInt8] {
+        var text = ConsoleText(terminal: terminal)
+        text.append(untrusted: request.method.rawValue)
+        text.append(" ")
+        text.append(untrusted: request.path ?? "/")
+        if let version { text.append(" " + version) }
+        text.append("\n")
         if let authority = request.authority, !request.headerFields.contains(where: { $0.name.canonicalName == "host" }) {
-            text += "Host: \(authority)\n"
+            text.append("Host: ")
+            text.append(untrusted: authority)
+            text.append("\n")
         }
-        text += fields(request.headerFields)
-        return text + "\n"
+        append(request.headerFields, to: &text)
+        text.append("\n")
+        return text.bytes
     }
 
     /// The response head, ending with a blank line.
-    static func format(_ response: HTTPResponse, version: String?) -> String {
-        var text = (version ?? "HTTP") + " \(response.status.code)"
-        if !response.status.reasonPhrase.isEmpty { text += " " + response.status.reasonPhrase }
-        text += "\n" + fields(response.headerFields)
-        return text + "\n"
+    static func format(_ response: HTTPResponse, version: String?, terminal: Bool) -> [UInt8] {
+        var text = ConsoleText(terminal: terminal)
+        text.append((version ?? "HTTP") + " \(response.status.code)")
+        if !response.status.reasonPhrase.isEmpty {
+            text.append(" ")
+            text.append(untrusted: response.status.reasonPhrase)
+        }
+        text.append("\n")
+        append(response.headerFields, to: &text)
+        text.append("\n")
+        return text.bytes
     }
 
-    /// `Name: value` lines.
-    static func fields(_ fields: HTTPFields) -> String {
-        fields.map { "\($0.name.rawName): \($0.value)\n" }.joined()
+    /// `Name: value` lines, each value as the bytes received (the `value` string would turn
+    /// bytes that are not UTF-8 into U+FFFD).
+    static func append(_ fields: HTTPFields, to text: inout ConsoleText) {
+        for field in fields {
+            text.append(untrusted: field.name.rawName)
+            text.append(": ")
+            field.withUnsafeBytesOfValue { text.append(untrusted: $0) }
+            text.append("\n")
+        }
     }
 
     /// The version a request to `scheme` will speak when it is known before connecting.
