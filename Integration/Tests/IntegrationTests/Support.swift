@@ -28,6 +28,7 @@ enum Servers {
     static var tlsOther: String { url("COURIER_TLS_OTHER_URL") }
     static var mutualTLS: String { url("COURIER_MTLS_URL") }
     static var tlsRecorder: String { url("COURIER_TLS_RECORDER_URL") }
+    static var compression: String { url("COURIER_COMPRESSION_URL") }
 }
 
 /// One transport for the tests that need no special configuration, as an app would share one.
