@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Starts and stops Courier's local test servers (Integration/Servers/README.md), all on 127.0.0.1:
 # httpbin (gunicorn), nginx (plain HTTP/1.1, h2c, TLS with HTTP/2 + HTTP/1.1, a Unix socket, big files),
-# the fault server, the forward proxy, the upload sink, and for CourierSecurity: nginx TLS with an unrelated
-# chain, nginx with mutual TLS, and the TLS recorder.
+# the fault server, the forward proxy, the upload sink, the compression server, and for CourierSecurity: nginx
+# TLS with an unrelated chain, nginx with mutual TLS, and the TLS recorder.
 #
 # Usage: Scripts/servers.sh start|stop|status|env
 #   start   generates what is missing (certificates, big files), starts what is not running, waits until
@@ -13,10 +13,10 @@
 #
 # Environment: COURIER_STATE_DIR (default $COURIER_ROOT/.build-servers), COURIER_HTTPBIN_PORT (18080),
 # COURIER_NGINX_PORT (18081), COURIER_H2C_PORT (18082), COURIER_TLS_PORT (18083), COURIER_FAULT_PORT (18084),
-# COURIER_PROXY_PORT (18085), COURIER_SINK_PORT (18086), COURIER_TLS_OTHER_PORT (18090), COURIER_MTLS_PORT
-# (18091), COURIER_TLS_RECORDER_PORT (18092), COURIER_HTTPBIN_WORKERS (2, each with 8 threads),
-# COURIER_NGINX_WORKERS (1), COURIER_NGINX_ACCESS_LOG (on; "off" for benchmarks that must not write a line
-# per request).
+# COURIER_PROXY_PORT (18085), COURIER_SINK_PORT (18086), COURIER_COMPRESSION_PORT (18087, its cache of
+# generated bodies in $STATE/compressed), COURIER_TLS_OTHER_PORT (18090), COURIER_MTLS_PORT (18091),
+# COURIER_TLS_RECORDER_PORT (18092), COURIER_HTTPBIN_WORKERS (2, each with 8 threads), COURIER_NGINX_WORKERS (1),
+# COURIER_NGINX_ACCESS_LOG (on; "off" for benchmarks that must not write a line per request).
 # `start` records the settings it used in the state directory; `env`, `status` and `stop` use them unless
 # overridden, and so does a `start` while servers run (one with other settings then fails: stop first).
 set -euo pipefail
@@ -31,7 +31,7 @@ CERTS="$STATE/certs"
 FILES="$STATE/files"
 LOGS="$STATE/logs"
 SOCKET="$STATE/nginx.sock"
-SERVERS=(httpbin nginx fault proxy sink recorder)
+SERVERS=(httpbin nginx fault proxy sink compression recorder)
 
 # What a live server's command line contains, so a recycled pid is never taken for (or killed as) one.
 signature() {
@@ -41,6 +41,7 @@ signature() {
         fault) echo "fault_server.py" ;;
         proxy) echo "proxy_server.py" ;;
         sink) echo "upload_sink.py" ;;
+        compression) echo "compression_server.py" ;;
         recorder) echo "tls_recorder.py" ;;
     esac
 }
@@ -83,6 +84,7 @@ TLS_PORT="$(setting COURIER_TLS_PORT 18083)"
 FAULT_PORT="$(setting COURIER_FAULT_PORT 18084)"
 PROXY_PORT="$(setting COURIER_PROXY_PORT 18085)"
 SINK_PORT="$(setting COURIER_SINK_PORT 18086)"
+COMPRESSION_PORT="$(setting COURIER_COMPRESSION_PORT 18087)"
 TLS_OTHER_PORT="$(setting COURIER_TLS_OTHER_PORT 18090)"
 MTLS_PORT="$(setting COURIER_MTLS_PORT 18091)"
 RECORDER_PORT="$(setting COURIER_TLS_RECORDER_PORT 18092)"
@@ -90,7 +92,7 @@ HTTPBIN_WORKERS="$(setting COURIER_HTTPBIN_WORKERS 2)"
 NGINX_WORKERS="$(setting COURIER_NGINX_WORKERS 1)"
 NGINX_ACCESS_LOG="$(setting COURIER_NGINX_ACCESS_LOG on)"
 for port in "$HTTPBIN_PORT" "$NGINX_PORT" "$H2C_PORT" "$TLS_PORT" "$FAULT_PORT" "$PROXY_PORT" "$SINK_PORT" \
-    "$TLS_OTHER_PORT" "$MTLS_PORT" "$RECORDER_PORT" \
+    "$COMPRESSION_PORT" "$TLS_OTHER_PORT" "$MTLS_PORT" "$RECORDER_PORT" \
     "$HTTPBIN_WORKERS" "$NGINX_WORKERS"; do
     [[ "$port" =~ ^[1-9][0-9]*$ ]] && [ "$port" -le 65535 ] ||
         die "not a port or a count: '$port' (check the COURIER_*_PORT and COURIER_*_WORKERS variables)"
@@ -104,6 +106,7 @@ TLS_LOCALHOST_URL="https://localhost:$TLS_PORT"
 FAULT_URL="http://127.0.0.1:$FAULT_PORT"
 PROXY_URL="http://127.0.0.1:$PROXY_PORT"
 SINK_URL="http://127.0.0.1:$SINK_PORT"
+COMPRESSION_URL="http://127.0.0.1:$COMPRESSION_PORT"
 TLS_OTHER_URL="https://127.0.0.1:$TLS_OTHER_PORT"
 MTLS_URL="https://127.0.0.1:$MTLS_PORT"
 RECORDER_URL="https://127.0.0.1:$RECORDER_PORT"
@@ -164,6 +167,7 @@ probe() {
         fault) pid_of fault >/dev/null && "${curl[@]}" "$FAULT_URL/health" ;;
         proxy) pid_of proxy >/dev/null && "${curl[@]}" "$PROXY_URL/health" ;;
         sink) pid_of sink >/dev/null && "${curl[@]}" "$SINK_URL/health" ;;
+        compression) pid_of compression >/dev/null && "${curl[@]}" "$COMPRESSION_URL/health" ;;
         recorder) pid_of recorder >/dev/null && "${curl[@]}" --cacert "$CERTS/root.pem" "$RECORDER_URL/health" ;;
     esac
 }
@@ -245,6 +249,7 @@ render() {
     text="${text//@WORKERS@/"$NGINX_WORKERS"}"
     text="${text//@ACCESS_LOG@/"$access_log"}"
     text="${text//@HTTPBIN_PORT@/"$HTTPBIN_PORT"}"
+    text="${text//@COMPRESSION_PORT@/"$COMPRESSION_PORT"}"
     text="${text//@NGINX_PORT@/"$NGINX_PORT"}"
     text="${text//@H2C_PORT@/"$H2C_PORT"}"
     text="${text//@TLS_PORT@/"$TLS_PORT"}"
@@ -268,6 +273,7 @@ COURIER_TLS_PORT=$TLS_PORT
 COURIER_FAULT_PORT=$FAULT_PORT
 COURIER_PROXY_PORT=$PROXY_PORT
 COURIER_SINK_PORT=$SINK_PORT
+COURIER_COMPRESSION_PORT=$COMPRESSION_PORT
 COURIER_TLS_OTHER_PORT=$TLS_OTHER_PORT
 COURIER_MTLS_PORT=$MTLS_PORT
 COURIER_TLS_RECORDER_PORT=$RECORDER_PORT
@@ -316,6 +322,7 @@ cmd_start() {
             fault) port_free "$FAULT_PORT" "the fault server" ;;
             proxy) port_free "$PROXY_PORT" "the proxy" ;;
             sink) port_free "$SINK_PORT" "the upload sink" ;;
+            compression) port_free "$COMPRESSION_PORT" "the compression server" ;;
             recorder) port_free "$RECORDER_PORT" "the TLS recorder" ;;
         esac
     done
@@ -326,6 +333,8 @@ cmd_start() {
             fault) start_python_server fault fault_server.py "$FAULT_PORT" ;;
             proxy) start_python_server proxy proxy_server.py "$PROXY_PORT" ;;
             sink) start_python_server sink upload_sink.py "$SINK_PORT" ;;
+            compression) start_python_server compression compression_server.py "$COMPRESSION_PORT" \
+                --cache-dir "$STATE/compressed" ;;
             recorder) start_python_server recorder tls_recorder.py "$RECORDER_PORT" \
                 --cert "$CERTS/chain.pem" --key "$CERTS/leaf.key" ;;
         esac
@@ -336,6 +345,7 @@ cmd_start() {
     wait_until_ready fault 10
     wait_until_ready proxy 10
     wait_until_ready sink 10
+    wait_until_ready compression 10
     wait_until_ready recorder 10
     if [ ${#started[@]} -eq 0 ]; then
         log "servers already running (state in $STATE)"
@@ -346,7 +356,7 @@ cmd_start() {
 
 cmd_stop() {
     local name
-    for name in recorder sink proxy fault nginx httpbin; do stop_server "$name"; done
+    for name in recorder compression sink proxy fault nginx httpbin; do stop_server "$name"; done
     log "servers stopped"
 }
 
@@ -359,12 +369,13 @@ cmd_status() {
             fault) where="$FAULT_URL" ;;
             proxy) where="$PROXY_URL" ;;
             sink) where="$SINK_URL" ;;
+            compression) where="$COMPRESSION_URL (cache in $STATE/compressed)" ;;
             recorder) where="$RECORDER_URL (TLS recorder)" ;;
         esac
         if pid="$(pid_of "$name")"; then
-            printf '%-8s running  pid %-7s %s\n' "$name" "$pid" "$where"
+            printf '%-12s running  pid %-7s %s\n' "$name" "$pid" "$where"
         else
-            printf '%-8s stopped\n' "$name"
+            printf '%-12s stopped\n' "$name"
             all=1
         fi
     done
@@ -375,7 +386,7 @@ cmd_env() {
     local name value
     for name in COURIER_HTTPBIN_URL=HTTPBIN_URL COURIER_NGINX_URL=NGINX_URL COURIER_H2C_URL=H2C_URL \
         COURIER_TLS_URL=TLS_URL COURIER_TLS_LOCALHOST_URL=TLS_LOCALHOST_URL COURIER_FAULT_URL=FAULT_URL \
-        COURIER_PROXY_URL=PROXY_URL COURIER_SINK_URL=SINK_URL \
+        COURIER_PROXY_URL=PROXY_URL COURIER_SINK_URL=SINK_URL COURIER_COMPRESSION_URL=COMPRESSION_URL \
         COURIER_TLS_OTHER_URL=TLS_OTHER_URL COURIER_MTLS_URL=MTLS_URL COURIER_TLS_RECORDER_URL=RECORDER_URL; do
         value="${name#*=}"
         printf 'export %s=%q\n' "${name%%=*}" "${!value}"

@@ -2,7 +2,7 @@
 # Checks with curl that every test server answers as Integration/Servers/README.md says. The servers must
 # be running (Scripts/servers.sh start). Prints one line per check and "N passed, N failed" at the end;
 # exits 1 when a check failed. Usage: Integration/Servers/smoke-test.sh [--big] (--big also downloads
-# 256m.bin and 1g.bin and checks them against SHA256SUMS).
+# 256m.bin and 1g.bin and checks them against SHA256SUMS, and a 256 MiB brotli body of the compression server).
 set -uo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 eval "$("$ROOT/Scripts/servers.sh" env)"
@@ -121,6 +121,42 @@ check "sink multipart (curl -F)" "$(c -m 10 -F "file=@$COURIER_FILES_DIR/1m.bin"
 check "sink empty POST" "$(c -m 10 -X POST "$S/")" '.*"length": 0, "sha256": "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855".*'
 check "sink GET elsewhere: 405" "$(c -o /dev/null -w '%{http_code}' "$S/nope")" 405
 
+# the compression server, directly and through nginx's TLS listener over HTTP/2: curl decodes the body
+# (--compressed: gzip, deflate, br and zstd in curl 7.88, and raw deflate sent as deflate), whose SHA-256 must be
+# X-Decoded-SHA256, with Content-Encoding passed on unchanged.
+Z="$COURIER_COMPRESSION_URL"
+decoded() { # decoded CURL-ARGUMENT...: "same|differs HTTP-VERSION CONTENT-ENCODING" of one decoded download
+    local sum expected coding version
+    version="$(c --compressed -m 60 -D "$tmp/zhead" -o "$tmp/zbody" -w '%{http_version}' "$@")"
+    sum="$(sha256sum <"$tmp/zbody" | cut -c1-64)"
+    expected="$(tr -d '\r' <"$tmp/zhead" | grep -i '^x-decoded-sha256:' | cut -d' ' -f2)"
+    coding="$(tr -d '\r' <"$tmp/zhead" | grep -i '^content-encoding:' | cut -d' ' -f2-)"
+    [ "$sum" = "$expected" ] && printf same || printf differs
+    printf ' %s %s\n' "$version" "${coding:-none}"
+}
+check "compression /health" "$(c "$Z/health")" ok
+for encoding in gzip deflate deflate-raw br zstd identity gzip,br; do
+    case "$encoding" in
+        deflate-raw) coding=deflate ;;
+        identity) coding=none ;;
+        gzip,br) coding='gzip, br' ;;
+        *) coding="$encoding" ;;
+    esac
+    for framing in length chunked; do
+        query="compressed?encoding=$encoding&size=1m&ratio=18&framing=$framing&seed=7"
+        check "compression $encoding $framing" "$(decoded "$Z/$query")" "same 1.1 $coding"
+        check "nginx TLS HTTP/2 $encoding $framing" \
+            "$(decoded --http2 --cacert "$COURIER_CA_FILE" "$COURIER_TLS_URL/$query")" "same 2 $coding"
+    done
+done
+check "compression keeps connections" "$(c -o /dev/null -o /dev/null -w '%{num_connects}' "$Z/compressed?size=1k" "$Z/health")" 10
+# curl 7.88 does not notice a compressed stream that stops early: the decoded bytes are just fewer.
+check "compression truncate=1: decoded bytes differ" "$(decoded "$Z/compressed?encoding=gzip&size=1m&ratio=18&truncate=1")" 'differs 1.1 gzip'
+check "compression corrupt=1: curl 61" "$(c --compressed -o /dev/null "$Z/compressed?encoding=gzip&size=1m&ratio=18&corrupt=1" 2>/dev/null; echo "exit $?")" 'exit 61'
+check "compression reset_at: curl 56" "$(c -o /dev/null -w '%{size_download}' "$Z/compressed?size=1m&reset_at=1000" 2>/dev/null; echo " exit $?")" '[0-9]+ exit 56'
+check "compression bad parameter: 400" "$(c -o /dev/null -w '%{http_code}' "$Z/compressed?ratio=0")" 400
+check "compression /bomb (HEAD)" "$(c -I "$Z/bomb?encoding=gzip&size=64m" | tr -d '\r' | grep -i -E '^x-(decoded|encoded)-length' | sort | cut -d' ' -f2 | tr '\n' ' ')" '67108864 6[0-9]{4} '
+
 # CourierSecurity's servers: the unrelated chain, mutual TLS, the TLS recorder
 K="$COURIER_CERTS_DIR"
 other_port="${COURIER_TLS_OTHER_URL##*:}"
@@ -138,6 +174,7 @@ if [ "$BIG" -eq 1 ]; then
         check "nginx /files/$file" "$(c "$COURIER_NGINX_URL/files/$file" | sha256sum | cut -c1-64)" \
             "$(grep " $file\$" "$COURIER_FILES_DIR/SHA256SUMS" | cut -c1-64)"
     done
+    check "compression 256 MiB br through nginx TLS" "$(decoded --http2 --cacert "$COURIER_CA_FILE" "$COURIER_TLS_URL/compressed?encoding=br&size=256m&ratio=18")" 'same 2 br'
     check "sink POST 1g.bin" "$(c -m 120 -X POST -T "$COURIER_FILES_DIR/1g.bin" "$S/" | grep -o '"sha256": "[0-9a-f]*"' | cut -c12-75)" \
         "$(grep ' 1g.bin$' "$COURIER_FILES_DIR/SHA256SUMS" | cut -c1-64)"
 fi
