@@ -40,10 +40,20 @@ public final class CurlTransport: Transport {
         /// Whether requests to one host share an HTTP/2 connection (`CURLMOPT_PIPELINING`,
         /// `CURLOPT_PIPEWAIT`).
         public var multiplexing = true
-        /// Idle connections kept for reuse (`CURLMOPT_MAXCONNECTS`).
+        /// Idle connections kept for reuse (`CURLMOPT_MAXCONNECTS`); never fewer than
+        /// ``maximumConnectionsPerHost``, so a busy host's connections are all kept.
         public var maximumCachedConnections = 64
-        /// Connections per host; 0 means no limit (`CURLMOPT_MAX_HOST_CONNECTIONS`).
-        public var maximumConnectionsPerHost = 0
+        /// Connections per host (`CURLMOPT_MAX_HOST_CONNECTIONS`); 0 means no limit. Calls beyond it
+        /// wait in the transport for a connection to come free, so with any number of calls in flight
+        /// to one host at most this many connections are ever opened, and each is reused.
+        ///
+        /// 8 by default, AsyncHTTPClient's HTTP/1.1 limit (URLSession and browsers use 6, okhttp 5
+        /// requests per host): enough to keep a server busy over loopback or a LAN without a TLS
+        /// handshake per request. Without a limit, more calls in flight than the cache keeps
+        /// (``maximumCachedConnections``) open a new connection for almost every request. Over HTTP/2
+        /// the calls share connections as streams, so the limit rarely binds. Raise it for slow
+        /// HTTP/1.1 servers whose calls mostly wait.
+        public var maximumConnectionsPerHost = 8
         /// Connections in all; 0 means no limit (`CURLMOPT_MAX_TOTAL_CONNECTIONS`).
         public var maximumTotalConnections = 0
         /// Decode gzip, deflate, br and zstd bodies and advertise them in `Accept-Encoding`.

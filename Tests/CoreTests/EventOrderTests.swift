@@ -179,3 +179,33 @@ struct EventOrderTests {
         #expect(seen.value == (1...50).map { Int64($0 * 10) })
     }
 }
+
+@Suite("Event stream buffer")
+struct EventStreamBufferTests {
+    @Test func aReaderThatIsBehindLosesProgressButNeverAnEnding() async throws {
+        let events = EventStream(limit: 8)
+        let session = Session(configuration: SessionConfiguration(eventListener: events.listener), transport: MockTransport(always: .chunks(Array(repeating: Data(count: 10), count: 200))))
+        for _ in 0..<20 { _ = try await session.data(for: mockRequest()) }
+        events.finish()
+        var kinds: [TaskEvent.Kind] = []
+        for await event in events.stream { kinds.append(event.kind) }
+        #expect(kinds.filter { $0 == .taskCompleted }.count == 20)
+        #expect(kinds.count <= 20)   // the limit, or the endings alone once they outnumber it
+        #expect(events.droppedCount > 0)
+        #expect(kinds.count + events.droppedCount > 20 * 200 / 10)   // every event either arrived or was counted
+    }
+
+    @Test func aReaderThatKeepsUpLosesNothing() async throws {
+        let events = EventStream(limit: 4)
+        let reader = Task { var count = 0; for await _ in events.stream { count += 1 }; return count }
+        let session = Session(configuration: SessionConfiguration(eventListener: events.listener), transport: MockTransport(always: .text("x")))
+        for _ in 0..<50 {
+            _ = try await session.data(for: mockRequest())
+            try await Task.sleep(for: .milliseconds(1))
+        }
+        try await Task.sleep(for: .milliseconds(50))
+        events.finish()
+        let count = await reader.value
+        #expect(count + events.droppedCount == 50 * 7)
+    }
+}

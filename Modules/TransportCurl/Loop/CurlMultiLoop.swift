@@ -67,7 +67,11 @@ final class CurlMultiLoop: @unchecked Sendable {
             throw TransportError(.other, message: "curl_multi_init failed")
         }
         self.multi = multi
-        ccurl_multi_setopt_long(multi, CURLMOPT_MAXCONNECTS, configuration.maximumCachedConnections)
+        // A cache smaller than one host's limit would close connections that the next call needs.
+        let cached = configuration.maximumConnectionsPerHost > 0
+            ? max(configuration.maximumCachedConnections, configuration.maximumConnectionsPerHost)
+            : configuration.maximumCachedConnections
+        ccurl_multi_setopt_long(multi, CURLMOPT_MAXCONNECTS, cached)
         ccurl_multi_setopt_long(multi, CURLMOPT_MAX_HOST_CONNECTIONS, configuration.maximumConnectionsPerHost)
         ccurl_multi_setopt_long(multi, CURLMOPT_MAX_TOTAL_CONNECTIONS, configuration.maximumTotalConnections)
         ccurl_multi_setopt_long(multi, CURLMOPT_PIPELINING, configuration.multiplexing ? 2 : 0)
