@@ -19,10 +19,28 @@ struct ConnectionPoolTests {
             $0.httpVersion = .http1_1
             if tls { $0.certificateAuthorityFile = Servers.caFile }
         }
+        let opened = try await run(calls: max(inFlight * 3, 600), inFlight: inFlight, tls: tls, transport: t)
+        #expect(opened <= min(inFlight, Self.limit), "at \(inFlight) in flight \(opened) connections were opened")
+        #expect(opened >= 1)
+        await t.shutdown()
+    }
+
+    /// What the limit prevents, and proof that the count sees new connections: without a per-host
+    /// limit, 256 calls in flight against a cache of 64 connections open far more than 64.
+    @Test func withoutALimitTheCacheChurns() async throws {
+        let t = try transport {
+            $0.httpVersion = .http1_1
+            $0.maximumConnectionsPerHost = 0
+        }
+        let opened = try await run(calls: 2_000, inFlight: 256, tls: false, transport: t)
+        #expect(opened > 64, "\(opened) connections")
+        await t.shutdown()
+    }
+
+    private func run(calls total: Int, inFlight: Int, tls: Bool, transport t: CurlTransport) async throws -> Int {
         let s = session(tls ? Servers.tls : Servers.nginx, transport: t) { $0.timeouts = Timeouts(request: .seconds(120)) }
         let request = try s.makeRequest(.get, "json")
-        let total = max(inFlight * 3, 600)
-        let opened = try await withThrowingTaskGroup(of: Int.self) { group in
+        return try await withThrowingTaskGroup(of: Int.self) { group in
             var started = 0, opened = 0
             func add() {
                 started += 1
@@ -39,8 +57,5 @@ struct ConnectionPoolTests {
             }
             return opened
         }
-        #expect(opened <= min(inFlight, Self.limit), "\(total) calls at \(inFlight) in flight opened \(opened) connections")
-        #expect(opened >= 1)
-        await t.shutdown()
     }
 }
