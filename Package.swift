@@ -197,7 +197,7 @@ let package = Package(
         .testTarget(
             name: "CourierReachabilityTests",
             dependencies: [
-                "CourierReachability", "CourierCore", "CourierTesting", "Courier",
+                "CourierReachability", "CourierCore", "CourierTesting", "Courier", "CNetlink",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
             path: "Tests/ReachabilityTests",

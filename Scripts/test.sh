@@ -39,6 +39,17 @@ Scripts/servers.sh start
 trap 'Scripts/servers.sh stop >/dev/null 2>&1 || true' EXIT
 Scripts/integration.sh
 
+log "courier over TLS, exiting under a CPU hog (300 runs; any signal fails)"
+Scripts/exit-loop.sh 300
+
+log "courier decoding compressed bodies through a slow pipe: byte-exact, peak RSS bounded"
+# 16 MiB bodies of every coding at ratios 1, 18, 100 and 1000, HTTP/1.1 and HTTP/2 over TLS (the 256 MiB run is
+# recorded in docs/reliability.md). 64 MiB bounds a debug courier (about 35 MiB for a small request).
+python3 Scripts/lib/decoding_rss.py .build/debug/courier --sizes 16m --readers slow --max-rss-mib 64
+
+log "courier keeps server-controlled control characters off a terminal"
+python3 Scripts/lib/terminal_safety_check.py .build/debug/courier
+
 log "integration tests under ThreadSanitizer"
 Scripts/integration.sh --tsan
 

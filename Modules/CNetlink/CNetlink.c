@@ -7,6 +7,32 @@
 #include <string.h>
 #include <unistd.h>
 
+long cnl_receive(int fd, void *buffer, size_t capacity, int flags, uint32_t *sender_port) {
+    struct sockaddr_nl from;
+    socklen_t length = sizeof from;
+    memset(&from, 0, sizeof from);
+    ssize_t count = recvfrom(fd, buffer, capacity, flags, (struct sockaddr *)&from, &length);
+    // An address that is not a netlink one cannot be the kernel's.
+    *sender_port = (length >= sizeof from && from.nl_family == AF_NETLINK) ? from.nl_pid : UINT32_MAX;
+    return (long)count;
+}
+
+uint32_t cnl_port_of(int fd) {
+    struct sockaddr_nl local;
+    socklen_t length = sizeof local;
+    memset(&local, 0, sizeof local);
+    if (getsockname(fd, (struct sockaddr *)&local, &length) != 0) return 0;
+    return local.nl_pid;
+}
+
+long cnl_send_to_port(int fd, uint32_t port, const void *buffer, size_t length) {
+    struct sockaddr_nl to;
+    memset(&to, 0, sizeof to);
+    to.nl_family = AF_NETLINK;
+    to.nl_pid = port;
+    return (long)sendto(fd, buffer, length, 0, (struct sockaddr *)&to, sizeof to);
+}
+
 int cnl_open_route_socket(uint32_t groups, int nonblocking) {
     int type = SOCK_RAW | SOCK_CLOEXEC | (nonblocking ? SOCK_NONBLOCK : 0);
     int fd = socket(AF_NETLINK, type, NETLINK_ROUTE);

@@ -9,7 +9,9 @@ Usage: decoding_rss.py COURIER_BIN [--sizes 16m,256m] [--ratios 1,18,1000] [--en
                       [--readers fast,slow] [--max-rss-mib N]
 Needs `eval "$(Scripts/servers.sh env)"` (COURIER_COMPRESSION_URL, COURIER_TLS_URL, COURIER_CA_FILE).
 """
-import argparse, hashlib, os, subprocess, sys, time, urllib.request
+import argparse, hashlib, os, subprocess, sys, threading, time, urllib.request
+
+TIMEOUT_SECONDS = 300
 
 
 def expected(base, query):
@@ -21,6 +23,9 @@ def expected(base, query):
 def run(binary, url, extra, reader):
     started = time.monotonic()
     process = subprocess.Popen([binary] + extra + [url], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    # A stalled transfer (the bug this guards against) must fail the run, not hang it.
+    watchdog = threading.Timer(TIMEOUT_SECONDS, process.kill)
+    watchdog.start()
     digest, count, reads = hashlib.sha256(), 0, 0
     while True:
         chunk = process.stdout.read1(65536) if reader == "fast" else process.stdout.read1(16384)
@@ -33,6 +38,7 @@ def run(binary, url, extra, reader):
             time.sleep(0.001)
     stderr = process.stderr.read()
     _, status, usage = os.wait4(process.pid, 0)
+    watchdog.cancel()
     process.returncode = os.waitstatus_to_exitcode(status)
     return process.returncode, digest.hexdigest(), count, usage.ru_maxrss / 1024.0, time.monotonic() - started, stderr
 
@@ -41,7 +47,7 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("binary")
     parser.add_argument("--sizes", default="16m,256m")
-    parser.add_argument("--ratios", default="1,18,1000")
+    parser.add_argument("--ratios", default="1,18,100,1000")
     parser.add_argument("--encodings", default="gzip,deflate,br,zstd")
     parser.add_argument("--readers", default="fast,slow")
     parser.add_argument("--max-rss-mib", type=float, default=0)

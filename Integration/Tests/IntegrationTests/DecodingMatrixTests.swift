@@ -18,10 +18,13 @@ struct DecodingMatrixTests {
 
     static let encodings = ["gzip", "deflate", "br", "zstd"]
     static var sizes: [String] {
-        ProcessInfo.processInfo.environment["COURIER_DECODING_MATRIX"] == "full"
-            ? ["64k", "1m", "16m", "256m"] : ["64k", "1m", "16m"]
+        let environment = ProcessInfo.processInfo.environment
+        if environment["COURIER_DECODING_MATRIX"] == "full" { return ["64k", "1m", "16m", "256m"] }
+        // ThreadSanitizer runs the same cells on smaller bodies: the races are in the hand-overs, not the megabytes.
+        if environment["COURIER_SANITIZER"] == "thread" { return ["64k", "1m"] }
+        return ["64k", "1m", "16m"]
     }
-    static let ratios = [1, 18, 1000]
+    static let ratios = [1, 18, 100, 1000]
 
     static let h1Transport: CurlTransport = {
         do { return try CurlTransport(configuration: { var c = CurlTransport.Configuration(); c.httpVersion = .http1_1; c.responseBufferSize = 256 * 1024; return c }()) }

@@ -37,6 +37,16 @@ static inline uint32_t cnl_reachability_groups(void) {
 /// Returns the descriptor, or -1 with errno set.
 int cnl_open_route_socket(uint32_t groups, int nonblocking);
 
+/// recv(2) that also says who sent the datagram: `*sender_port` is the sender's netlink port id
+/// (0 for the kernel). Returns what recvfrom returns.
+long cnl_receive(int fd, void *buffer, size_t capacity, int flags, uint32_t *sender_port);
+
+/// The netlink port id the kernel gave the socket (getsockname), or 0 on failure.
+uint32_t cnl_port_of(int fd);
+
+/// sendto(2) to another netlink socket's port (for tests that play a process forging kernel replies).
+long cnl_send_to_port(int fd, uint32_t port, const void *buffer, size_t length);
+
 /// Names the calling thread (pthread_setname_np, which needs _GNU_SOURCE), for ps and debuggers.
 void cnl_set_thread_name(const char *name);
 

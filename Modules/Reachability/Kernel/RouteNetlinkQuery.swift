@@ -109,11 +109,16 @@ final class RouteNetlinkQuery: KernelView {
 
     private func receive() throws(KernelQueryError) -> [NetlinkMessage] {
         while true {
-            let count = buffer.withUnsafeMutableBytes { Glibc.recv(descriptor, $0.baseAddress, $0.count, Int32(MSG_TRUNC)) }
+            var sender: UInt32 = 0
+            let count = buffer.withUnsafeMutableBytes { cnl_receive(descriptor, $0.baseAddress, $0.count, Int32(MSG_TRUNC), &sender) }
             if count < 0 {
                 if errno == EINTR { continue }
                 throw KernelQueryError(operation: "receive", errno: errno)
             }
+            // Only the kernel (port 0) answers a query; any local process can send to our port, and a
+            // forged reply would make an unreachable host look reachable. Replies also carry our sequence
+            // number (checked by the callers).
+            guard sender == 0 else { continue }
             guard count <= buffer.count else {
                 throw KernelQueryError(operation: "receive", detail: "a \(count)-byte message was truncated")
             }

@@ -180,12 +180,14 @@ final class MonitorLoop: @unchecked Sendable {
         var relevant = false
         var buffer = [UInt8](repeating: 0, count: 64 * 1024)
         while true {
-            let count = buffer.withUnsafeMutableBytes { recv(listenDescriptor, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
+            var sender: UInt32 = 0
+            let count = buffer.withUnsafeMutableBytes { cnl_receive(listenDescriptor, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT), &sender) }
             if count < 0 {
                 if errno == EINTR { continue }
                 if errno == ENOBUFS { relevant = true; continue }
                 return relevant
             }
+            guard sender == 0 else { continue }   // only the kernel notifies; another process's datagram is ignored
             guard let messages = try? NetlinkMessage.split(Array(buffer[0..<count])) else {
                 relevant = true
                 continue
