@@ -52,7 +52,7 @@ SWIFT
 }
 
 check CoreOnly "CourierCore" "CourierCore HTTPTypes" \
-    "FoundationNetworking|libFoundation\.so|libxml2|libcurl|libssl|libcrypto" '
+    "FoundationNetworking|libFoundation\.so|libxml2|libcurl|libssl|libcrypto|libbrotli|libzstd" '
 struct Echo: Transport {
     func send(_ request: HTTPRequest, body: Body?, context: RequestContext) async throws -> Response {
         Response(head: HTTPResponse(status: .ok), body: Body("hi"))
