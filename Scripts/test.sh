@@ -39,6 +39,8 @@ Scripts/servers.sh start
 trap 'Scripts/servers.sh stop >/dev/null 2>&1 || true' EXIT
 Scripts/integration.sh
 
+eval "$(Scripts/servers.sh env)"   # the servers' addresses, for the checks below that run the CLI
+
 log "courier over TLS, exiting under a CPU hog (300 runs; any signal fails)"
 Scripts/exit-loop.sh 300
 
