@@ -64,7 +64,7 @@ struct LargeTransferTests {
         }
         peak = max(peak, residentBytes())
         #expect(total == 1 << 30)
-        #expect(peak - before < 64 << 20, "resident memory grew by \((peak - before) >> 20) MiB")
+        if boundsResidentMemory { #expect(peak - before < 64 << 20, "resident memory grew by \((peak - before) >> 20) MiB") }
     }
 
     @Test func slowReaderPausesTheTransferInsteadOfBuffering() async throws {
@@ -75,7 +75,7 @@ struct LargeTransferTests {
         var iterator = response.body.makeAsyncIterator()
         _ = try await iterator.next()
         try await Task.sleep(for: .seconds(1))   // the server could send all 256 MiB meanwhile
-        #expect(residentBytes() - before < 32 << 20)
+        if boundsResidentMemory { #expect(residentBytes() - before < 32 << 20) }
         var total = 0
         while let chunk = try await iterator.next() { total += chunk.count }
         #expect(total > 255 << 20)
@@ -86,7 +86,7 @@ struct LargeTransferTests {
         let directory = try temporaryDirectory()
         let before = residentBytes()
         let response = try await s.downloadTask(with: try s.makeRequest(.get, "files/1g.bin"), to: DownloadDestination(url: directory.appendingPathComponent("1g.bin"))).response
-        #expect(residentBytes() - before < 64 << 20)
+        if boundsResidentMemory { #expect(residentBytes() - before < 64 << 20) }
         let size = try FileManager.default.attributesOfItem(atPath: response.fileURL.path)[.size] as? Int
         #expect(size == 1 << 30)
         try? FileManager.default.removeItem(at: directory)
