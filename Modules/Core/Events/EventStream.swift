@@ -14,15 +14,15 @@ public struct EventStream: Sendable {
     public let stream: AsyncStream<TaskEvent>
     /// The listener to install in a session.
     public let listener: EventForwarder
-    /// The most events held for a reader that is behind (terminal events aside).
-    public let limit: Int
     private let buffer: EventBuffer
+
+    /// The most events held for a reader that is behind (terminal events aside).
+    public var limit: Int { buffer.limit }
 
     /// A new stream and its listener, holding at most `limit` events (1,024 by default) for a reader that is behind.
     public init(limit: Int = 1024) {
         let buffer = EventBuffer(limit: max(1, limit))
         self.buffer = buffer
-        self.limit = max(1, limit)
         self.stream = AsyncStream(unfolding: { await buffer.next() })
         self.listener = EventForwarder { buffer.yield($0) }
     }
@@ -46,7 +46,7 @@ final class EventBuffer: Sendable {
     }
 
     private let state = Locked(State())
-    private let limit: Int
+    let limit: Int
 
     init(limit: Int) { self.limit = limit }
 

@@ -23,7 +23,7 @@ enum ContentCoding: Sendable, Hashable {
         var codings: [ContentCoding] = []
         for field in head.headerFields where field.name == .contentEncoding {
             for token in field.value.split(separator: ",") {
-                let name = token.trimmingWhitespace().lowercased()
+                let name = token.trimmingOptionalWhitespace().lowercased()
                 switch name {
                 case "", "identity": continue
                 case "gzip", "x-gzip": codings.append(.gzip)
@@ -41,6 +41,17 @@ enum ContentCoding: Sendable, Hashable {
         return codings
     }
 
+    /// What a response body is to be decoded with: `nil` when it is sent as it is, otherwise its
+    /// codings, or the error its first read throws (an unknown coding fails the body, not the head).
+    static func decoding(_ head: HTTPResponse) -> Result<[ContentCoding], any Error>? {
+        do {
+            let codings = try codings(of: head)
+            return codings.isEmpty ? nil : .success(codings)
+        } catch {
+            return .failure(error)
+        }
+    }
+
     /// The coding's name in `Content-Encoding`.
     var name: String {
         switch self {
@@ -49,14 +60,5 @@ enum ContentCoding: Sendable, Hashable {
         case .brotli: return "br"
         case .zstd: return "zstd"
         }
-    }
-}
-
-extension Substring {
-    fileprivate func trimmingWhitespace() -> Substring {
-        var slice = self
-        while let first = slice.first, first == " " || first == "\t" { slice.removeFirst() }
-        while let last = slice.last, last == " " || last == "\t" { slice.removeLast() }
-        return slice
     }
 }

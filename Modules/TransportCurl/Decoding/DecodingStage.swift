@@ -40,18 +40,13 @@ final class DecodingStage {
     /// The input ended.
     func endInput() { inputEnded = true }
 
-    /// Whether ``step()`` needs ``feed(_:)`` or ``endInput()`` before it can go on.
-    private(set) var needsInput = true
-
-    /// The next decoded bytes: a non-empty buffer, or `nil` when the stage needs input
-    /// (``needsInput``) or is done (``isDone``).
+    /// The next decoded bytes: a non-empty buffer, or `nil` when the stage is done (``isDone``) or
+    /// needs ``feed(_:)`` or ``endInput()`` before it can go on.
     func step() throws -> ArraySlice<UInt8>? {
         while !isDone {
-            needsInput = false
             if betweenStreams, sawInput, !pending.isEmpty {
                 // Two bytes tell whether another stream follows (a gzip member's magic number).
                 if pending.count < 2, !inputEnded {
-                    needsInput = true
                     return nil
                 }
                 if !decoder.startsAnotherStream(pending) { pending = [] }   // trailing bytes: ignored
@@ -64,7 +59,6 @@ final class DecodingStage {
                     isDone = true
                     return nil
                 }
-                needsInput = true
                 return nil
             }
             let before = pending.count
@@ -83,7 +77,6 @@ final class DecodingStage {
                 if inputEnded {
                     throw TransportError(.truncatedBody, message: "the \(coding.name) response body ended before its compressed stream did")
                 }
-                needsInput = true
                 return nil
             }
         }

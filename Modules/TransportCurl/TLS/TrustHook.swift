@@ -30,15 +30,7 @@ final class TrustHook {
 
     /// The host of an `authority` (`host`, `host:port`, `[v6]`, `[v6]:port`), as a certificate names it.
     static func host(ofAuthority authority: String) -> String {
-        var text = Substring(authority)
-        if let at = text.lastIndex(of: "@") { text = text[text.index(after: at)...] }
-        if text.hasPrefix("["), let close = text.firstIndex(of: "]") {
-            return String(text[text.index(after: text.startIndex)..<close])
-        }
-        if let colon = text.lastIndex(of: ":"), text[text.index(after: colon)...].allSatisfy(\.isNumber) {
-            return String(text[..<colon])
-        }
-        return String(text)
+        AuthorityParts(authority).map { String($0.host) } ?? authority
     }
 
     /// The callback libcurl calls with each new connection's `SSL_CTX`.

@@ -21,7 +21,7 @@ final class CurlTransfer: @unchecked Sendable {
     let options: CurlTransport.Configuration
     let responsePipe: ResponseBodyPipe
     /// Where the request body comes from.
-    private let upload: UploadSource
+    private let upload: RequestBodySource
     private let uploadLength: Int64?
     private let loop: CurlMultiLoop
     /// The task reading a streamed request body; only streamed uploads have one.
@@ -318,20 +318,11 @@ final class CurlTransfer: @unchecked Sendable {
         reportDownloadProgress()
         if ending != nil { reportMetrics() }
         let hasNoBody = request.method == .head || [204, 304].contains(head.status.code)
-        // Decoded by Courier as the reader reads (see `automaticDecompression`); `nil` for a body
-        // sent as it is. An unknown coding fails the body's first read, not the head.
-        let codings: Result<[ContentCoding], any Error>? = options.automaticDecompression && !hasNoBody
-            ? Result { try ContentCoding.codings(of: head) } : nil
-        var decodes = false
-        switch codings {
-        case .success(let list)?: decodes = !list.isEmpty
-        case .failure?: decodes = true
-        case nil: break
-        }
+        let codings = hasNoBody || !options.automaticDecompression ? nil : ContentCoding.decoding(head)
         let length: Body.Length
         if hasNoBody {
             length = .known(0)
-        } else if let count = announcedLength, !decodes {
+        } else if let count = announcedLength, codings == nil {
             length = .known(count)
         } else {
             length = .unknown
@@ -348,7 +339,7 @@ final class CurlTransfer: @unchecked Sendable {
         } else {
             body = Body(CurlResponseBody(reader: BodyReader(transfer: self)), length: length, iterationBehavior: .single)
         }
-        if decodes, let codings {
+        if let codings {
             body = Body(
                 DecodedResponseBody(source: body, codings: codings, limits: options.decompressionLimits),
                 length: .unknown,
@@ -376,12 +367,15 @@ final class CurlTransfer: @unchecked Sendable {
     }
 
     /// The loop had stopped before this transfer's `.add` reached it: nothing was sent.
+    /// Ends it the way every transfer ends (the upload closed, the pump stopped, the body failed), then
+    /// fails the caller with the transfer's ending: the shutdown, or an earlier cancellation. Runs on
+    /// whichever thread found the loop stopped; the loop never touches this transfer again, and the
+    /// queue's lock orders this after anything it did.
     func refusedAfterShutdown(_ continuation: CheckedContinuation<Response, any Error>, error: any Error) {
-        responsePipe.end(.failed(error))
-        if case .stream(let pipe) = upload { pipe.cancel() }
-        pump?.withLock { $0?.cancel() }
-        handOver.withLock { $0 = true }
-        continuation.resume(throwing: error)
+        headContinuation = continuation
+        if machine.ended() { ending = .failure(error) }
+        if let ending, machine.finish() { finishOnce(ending) }
+        if case .failure(let reason)? = ending { failHeadWaiter(reason) }
     }
 
     private func failHeadWaiter(_ error: any Error) {
@@ -491,7 +485,7 @@ final class CurlTransfer: @unchecked Sendable {
 }
 
 /// Where a request body comes from: one of these, never two.
-enum UploadSource {
+enum RequestBodySource {
     /// No body.
     case none
     /// Bytes in memory, copied into curl's buffer.

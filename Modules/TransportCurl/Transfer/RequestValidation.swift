@@ -16,26 +16,16 @@ enum RequestValidation {
             InvalidRequestError(.invalidAuthority, input: authority, detail: detail)
         }
         guard !authority.isEmpty else { throw authorityError("the request has no authority (host), so there is nothing to connect to or to check a certificate against") }
-        if authority.utf8.contains(UInt8(ascii: "@")) {
-            throw authorityError("user information in the authority is refused (curl would send it as credentials); use an Authorization header")
-        }
         if authority.utf8.contains(where: isForbiddenInAuthority) {
             throw authorityError("it holds characters an authority cannot (/, ?, #, \\, spaces or controls)")
         }
-        let host: Substring, port: Substring?
-        if authority.hasPrefix("[") {
-            guard let close = authority.firstIndex(of: "]") else { throw authorityError("an IPv6 address lacks its closing ]") }
-            host = authority[authority.index(after: authority.startIndex)..<close]
-            let rest = authority[authority.index(after: close)...]
-            guard rest.isEmpty || rest.hasPrefix(":") else { throw authorityError("only a port may follow an IPv6 address") }
-            port = rest.isEmpty ? nil : rest.dropFirst()
-        } else if let colon = authority.firstIndex(of: ":") {
-            host = authority[..<colon]
-            port = authority[authority.index(after: colon)...]
-        } else {
-            host = Substring(authority)
-            port = nil
+        guard let parts = AuthorityParts(authority) else {
+            throw authorityError("an IPv6 address must be in brackets, and only a port may follow them")
         }
+        if parts.userInformation != nil {
+            throw authorityError("user information in the authority is refused (curl would send it as credentials); use an Authorization header")
+        }
+        let host = parts.host, port = parts.port
         guard !host.isEmpty else { throw authorityError("the authority has no host") }
         if let port, !port.isEmpty {
             guard port.count <= 5, port.allSatisfy({ $0.isASCII && $0.isNumber }), let number = Int(port), number <= 65_535 else {
@@ -97,7 +87,7 @@ enum RequestValidation {
         func conflict(_ detail: String) -> InvalidRequestError {
             InvalidRequestError(.conflictingFramingHeader, input: "\(field.name.rawName): \(field.value)", detail: detail)
         }
-        let value = field.value.trimmingCharacters(in: " \t")
+        let value = field.value.trimmingOptionalWhitespace()
         switch field.name {
         case .contentLength:
             let expected: Int64?
@@ -121,7 +111,7 @@ enum RequestValidation {
             return true
         case .connection:
             for token in value.split(separator: ",") {
-                let name = token.trimmingCharacters(in: " \t").lowercased()
+                let name = token.trimmingOptionalWhitespace().lowercased()
                 guard name == "close" || name == "keep-alive" else {
                     throw conflict("only close and keep-alive are allowed: other tokens make proxies drop headers or ask to switch protocols")
                 }
@@ -132,14 +122,5 @@ enum RequestValidation {
         default:
             return false
         }
-    }
-}
-
-extension StringProtocol {
-    fileprivate func trimmingCharacters(in set: String) -> String {
-        var slice = Substring(self)
-        while let first = slice.first, set.contains(first) { slice.removeFirst() }
-        while let last = slice.last, set.contains(last) { slice.removeLast() }
-        return String(slice)
     }
 }
