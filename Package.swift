@@ -179,7 +179,7 @@ let package = Package(
         ),
         .testTarget(
             name: "CourierCurlTests",
-            dependencies: ["CourierCurl", "CourierCore", "CCurl", .product(name: "HTTPTypes", package: "swift-http-types")],
+            dependencies: ["CourierCurl", "CourierCore", "CourierTesting", "CCurl", .product(name: "HTTPTypes", package: "swift-http-types")],
             path: "Tests/CurlTests",
             exclude: ["Fixtures/make-compressed-fixtures.py"],
             swiftSettings: strictSettings

@@ -104,6 +104,7 @@ import brotlicffi as brotli
 import zstandard
 
 import loopback_server
+from loopback_server import head_bytes
 
 MAX_HEAD = 64 * 1024
 IDLE_TIMEOUT = 120.0
@@ -430,17 +431,7 @@ class Connection:
                 return None
             self.buffer += chunk
         head, _, self.buffer = self.buffer.partition(b"\r\n\r\n")
-        lines = head.decode("latin-1").split("\r\n")
-        parts = lines[0].split(" ")
-        if len(parts) != 3 or not parts[2].startswith("HTTP/"):
-            raise bad_request("bad request line")
-        method, target, version = parts
-        headers = {}
-        for line in lines[1:]:
-            name, sep, value = line.partition(":")
-            if not sep:
-                raise bad_request("bad header line")
-            headers[name.strip().lower()] = value.strip()
+        method, target, version, headers = loopback_server.parse_request_head(head, bad_request)
         if "transfer-encoding" in headers:
             raise bad_request("request bodies must have a Content-Length")
         try:
@@ -456,11 +447,6 @@ class Connection:
             self.buffer = self.buffer[taken:]
             remaining -= taken
         return method, target, version, headers
-
-
-def head_bytes(status, headers):
-    lines = ["HTTP/1.1 %s" % status] + ["%s: %s" % pair for pair in headers] + ["", ""]
-    return "\r\n".join(lines).encode("latin-1")
 
 
 def send_simple(sock, method, status, body, keep_alive, content_type="text/plain"):
@@ -616,14 +602,7 @@ def body_name(kind, encodings, size, ratio, seed):
     return "v%d-%s-%s-%d-r%d-s%d" % (GENERATOR_VERSION, kind, "+".join(encodings), size, ratio, seed)
 
 
-ROUTES = {}
-
-
-def route(path):
-    def register(function):
-        ROUTES[path] = function
-        return function
-    return register
+ROUTES, route = loopback_server.route_table()
 
 
 @route("/health")

@@ -31,6 +31,7 @@ It listens on 127.0.0.1 only (any other --host is refused) and exits on SIGTERM 
 """
 
 import loopback_server
+from loopback_server import head_bytes
 import socket
 import socketserver
 import struct
@@ -62,17 +63,7 @@ def read_request(sock):
         if len(data) > MAX_HEAD:
             raise BadRequest("request head too large")
     head, _, rest = data.partition(b"\r\n\r\n")
-    lines = head.decode("latin-1").split("\r\n")
-    parts = lines[0].split(" ")
-    if len(parts) != 3:
-        raise BadRequest("bad request line")
-    method, target, _version = parts
-    headers = {}
-    for line in lines[1:]:
-        name, sep, value = line.partition(":")
-        if not sep:
-            raise BadRequest("bad header line")
-        headers[name.strip().lower()] = value.strip()
+    method, target, _version, headers = loopback_server.parse_request_head(head, BadRequest)
     remaining = int(headers.get("content-length", "0") or "0") - len(rest)
     while remaining > 0:
         chunk = sock.recv(min(remaining, 65536))
@@ -95,11 +86,6 @@ def query_int(query, name, default, low, high):
     return value
 
 
-def head_bytes(status, headers):
-    lines = ["HTTP/1.1 %s" % status] + ["%s: %s" % pair for pair in headers] + ["", ""]
-    return "\r\n".join(lines).encode("latin-1")
-
-
 def simple_response(status, body, content_type="text/plain"):
     return head_bytes(status, [
         ("Content-Type", content_type),
@@ -108,14 +94,7 @@ def simple_response(status, body, content_type="text/plain"):
     ]) + body
 
 
-ROUTES = {}
-
-
-def route(path):
-    def register(function):
-        ROUTES[path] = function
-        return function
-    return register
+ROUTES, route = loopback_server.route_table()
 
 
 @route("/health")

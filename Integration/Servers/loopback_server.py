@@ -42,3 +42,39 @@ def serve(server, parsed, log):
         except OSError:
             pass
     log("stopped")
+
+
+def head_bytes(status, headers):
+    """An HTTP/1.1 response head: the status line (e.g. "200 OK"), the (name, value) pairs, the blank line."""
+    lines = ["HTTP/1.1 %s" % status] + ["%s: %s" % pair for pair in headers] + ["", ""]
+    return "\r\n".join(lines).encode("latin-1")
+
+
+def route_table():
+    """A routing table and the decorator that fills it: `ROUTES, route = route_table()`, then `@route("/x")`."""
+    routes = {}
+
+    def route(path):
+        def register(function):
+            routes[path] = function
+            return function
+        return register
+
+    return routes, route
+
+
+def parse_request_head(head, error):
+    """Splits a request head (the bytes before the blank line) into (method, target, version, headers), the
+    header names lower-cased. A malformed line raises `error(message)`."""
+    lines = head.decode("latin-1").split("\r\n")
+    parts = lines[0].split(" ")
+    if len(parts) != 3 or not parts[2].startswith("HTTP/"):
+        raise error("bad request line")
+    method, target, version = parts
+    headers = {}
+    for line in lines[1:]:
+        name, sep, value = line.partition(":")
+        if not sep:
+            raise error("bad header line")
+        headers[name.strip().lower()] = value.strip()
+    return method, target, version, headers

@@ -1,4 +1,5 @@
 @testable import CourierCurl
+import CourierTesting
 import Testing
 
 @Suite("Transfer state machine")
@@ -103,7 +104,7 @@ struct TransferStateMachineTests {
     /// The bookkeeping holds for any interleaving: after every call returns, `applied` is what
     /// libcurl would have (simulated), whatever callbacks did inside and whether calls failed.
     @Test func randomInterleavingsKeepTheBookkeepingTrue() {
-        var generator = SplitMix(seed: 11)
+        var generator = SplitMix64(seed: 11)
         for _ in 0..<2_000 {
             var machine = running()
             var curl: PauseMask = []   // what a simulated libcurl has paused
@@ -131,18 +132,5 @@ struct TransferStateMachineTests {
                 #expect(machine.applied == curl)
             }
         }
-    }
-}
-
-/// A small deterministic generator for the interleaving test.
-struct SplitMix {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -2,6 +2,7 @@ import CourierCore
 import CourierRequestSerialization
 import FoundationEssentials
 import HTTPTypes
+import CourierTesting
 import Testing
 
 @Suite("Query-string options")
@@ -79,7 +80,7 @@ struct QueryOptionsTests {
     // MARK: Equivalence of the writer and the pairs
 
     @Test func theWriterMatchesTheEscapedPairsForEveryOption() throws {
-        var generator = SplitMix(seed: 42)
+        var generator = SplitMix64(seed: 42)
         for round in 0..<300 {
             let tree = Parameters.dictionary(randomDictionary(depth: 3, using: &generator))
             for arrays in [QueryString.Options.ArrayStyle.brackets, .noBrackets, .indexed] {
@@ -127,23 +128,10 @@ struct QueryOptionsTests {
 
 // MARK: Random trees
 
-/// A small deterministic generator (SplitMix64), so a failing tree can be reproduced.
-struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 /// Keys and strings with spaces, pluses, brackets, non-ASCII and empty text.
 private let samples = ["a", "b c", "x+y", "[k]", "é", "👮🏽", "", "A", "%20", "a&b=c"]
 
-func randomScalar(using generator: inout SplitMix) -> Parameters {
+func randomScalar(using generator: inout SplitMix64) -> Parameters {
     switch Int.random(in: 0..<7, using: &generator) {
     case 0: return .null
     case 1: return .bool(Bool.random(using: &generator))
@@ -154,7 +142,7 @@ func randomScalar(using generator: inout SplitMix) -> Parameters {
     }
 }
 
-func randomValue(depth: Int, using generator: inout SplitMix) -> Parameters {
+func randomValue(depth: Int, using generator: inout SplitMix64) -> Parameters {
     guard depth > 0 else { return randomScalar(using: &generator) }
     switch Int.random(in: 0..<5, using: &generator) {
     case 0: return .dictionary(randomDictionary(depth: depth - 1, using: &generator))
@@ -164,7 +152,7 @@ func randomValue(depth: Int, using generator: inout SplitMix) -> Parameters {
     }
 }
 
-func randomDictionary(depth: Int, using generator: inout SplitMix) -> [String: Parameters] {
+func randomDictionary(depth: Int, using generator: inout SplitMix64) -> [String: Parameters] {
     var values: [String: Parameters] = [:]
     for _ in 0..<Int.random(in: 0..<4, using: &generator) {
         values[samples.randomElement(using: &generator) ?? ""] = randomValue(depth: depth, using: &generator)

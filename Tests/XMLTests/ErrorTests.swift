@@ -1,6 +1,7 @@
 import CourierCore
 import CourierXML
 import FoundationEssentials
+import CourierTesting
 import Testing
 
 /// Malformed, truncated, empty, wrongly encoded and oversized input ends in a typed error with
@@ -157,18 +158,5 @@ import Testing
             for try await event in XMLStream.events(in: body) { events.append(event) }
         }
         #expect(events.count == 5)   // start list, start item, text, end item, start item
-    }
-}
-
-/// A small deterministic generator, so a failure can be replayed.
-struct SplitMix64 {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
