@@ -9,27 +9,35 @@ struct AuthorityParts {
     let port: Substring?
 
     /// `nil` when the brackets of an IPv6 address do not close, or something other than a port follows them.
+    /// Byte-wise: it runs for every request, and `Character` searches cost a grapheme walk each.
     init?(_ authority: String) {
-        var rest = Substring(authority)
-        if let at = rest.lastIndex(of: "@") {
-            userInformation = rest[..<at]
-            rest = rest[rest.index(after: at)...]
-        } else {
-            userInformation = nil
-        }
-        if rest.hasPrefix("[") {
-            guard let close = rest.firstIndex(of: "]") else { return nil }
-            host = rest[rest.index(after: rest.startIndex)..<close]
-            let after = rest[rest.index(after: close)...]
-            guard after.isEmpty || after.hasPrefix(":") else { return nil }
-            port = after.isEmpty ? nil : after.dropFirst()
-        } else if let colon = rest.firstIndex(of: ":") {
+        let at = authority.utf8.lastIndex(of: UInt8(ascii: "@"))
+        userInformation = at.map { authority[..<$0] }
+        let rest = at.map { authority[authority.utf8.index(after: $0)...] } ?? authority[...]
+        if rest.utf8.first == UInt8(ascii: "[") {
+            guard let close = rest.utf8.firstIndex(of: UInt8(ascii: "]")) else { return nil }
+            host = rest[rest.utf8.index(after: rest.startIndex)..<close]
+            let after = rest[rest.utf8.index(after: close)...]
+            guard after.isEmpty || after.utf8.first == UInt8(ascii: ":") else { return nil }
+            port = after.isEmpty ? nil : after[after.utf8.index(after: after.startIndex)...]
+        } else if let colon = rest.utf8.firstIndex(of: UInt8(ascii: ":")) {
             host = rest[..<colon]
-            port = rest[rest.index(after: colon)...]
+            port = rest[rest.utf8.index(after: colon)...]
         } else {
             host = rest
             port = nil
         }
+    }
+
+    /// The port as a number, when it is one from 0 to 65535 (`nil` for none, empty or anything else).
+    var portNumber: Int? {
+        guard let port, !port.isEmpty, port.utf8.count <= 5 else { return nil }
+        var number = 0
+        for byte in port.utf8 {
+            guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) else { return nil }
+            number = number * 10 + Int(byte - UInt8(ascii: "0"))
+        }
+        return number <= 65_535 ? number : nil
     }
 }
 

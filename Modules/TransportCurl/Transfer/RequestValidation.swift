@@ -25,12 +25,9 @@ enum RequestValidation {
         if parts.userInformation != nil {
             throw authorityError("user information in the authority is refused (curl would send it as credentials); use an Authorization header")
         }
-        let host = parts.host, port = parts.port
-        guard !host.isEmpty else { throw authorityError("the authority has no host") }
-        if let port, !port.isEmpty {
-            guard port.count <= 5, port.allSatisfy({ $0.isASCII && $0.isNumber }), let number = Int(port), number <= 65_535 else {
-                throw authorityError("the port \"\(port)\" is not a number from 0 to 65535 (an IPv6 address goes in brackets)")
-            }
+        guard !parts.host.isEmpty else { throw authorityError("the authority has no host") }
+        if let port = parts.port, !port.isEmpty, parts.portNumber == nil {
+            throw authorityError("the port \"\(port)\" is not a number from 0 to 65535 (an IPv6 address goes in brackets)")
         }
         if path == "*" {
             guard request.method == .options else {

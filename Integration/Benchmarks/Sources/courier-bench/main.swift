@@ -11,6 +11,10 @@ import Synchronization
 let workload = Workload.parse()
 var configuration = CurlTransport.Configuration()
 configuration.certificateAuthorityFile = workload.caFile
+// For measuring the per-host connection limit's effect (Scripts/bench.sh leaves the default).
+if let limit = ProcessInfo.processInfo.environment["COURIER_BENCH_CONNECTIONS_PER_HOST"].flatMap(Int.init) {
+    configuration.maximumConnectionsPerHost = limit
+}
 let transport = try CurlTransport(configuration: configuration)
 let session = Session(
     configuration: SessionConfiguration(timeouts: Timeouts(request: .seconds(600)), maximumResponseBodySize: 2 << 30),
