@@ -29,6 +29,10 @@ Routes (GET or HEAD; other methods get 405)
                 draws it, so it is the same on every machine.
       delay_ms  waits M ms (0 to 60000) before each write of the body: each 64 KiB with length framing, each
                 chunk with chunked framing. A slow server.
+      stall_after, stall_ms
+                once K body bytes (0 to 2^40) are sent, waits M ms (0 to 60000) once before the next write: a
+                body that stops arriving mid-way (K counts whole writes: the stall comes at the first write
+                boundary at or past K).
       reset_at  after K body bytes (0 = right after the head; chunk framing not counted; K beyond the body = all of
                 it, without the terminating chunk) closes with SO_LINGER 0: a TCP RST. The client may see fewer
                 than K bytes (the RST discards what it has not read yet).
@@ -511,7 +515,7 @@ class Query:
 
 
 COMMON_PARAMETERS = ("encoding", "size", "framing", "seed", "delay_ms", "reset_at", "truncate",
-                     "truncate_bytes", "corrupt")
+                     "truncate_bytes", "corrupt", "stall_after", "stall_ms")
 
 
 class Sending:
@@ -528,6 +532,8 @@ class Sending:
             raise bad_request("truncate_bytes needs truncate=1")
         self.corrupt = query.integer("corrupt", 0, 0, 1)
         self.reset_at = query.integer("reset_at", -1, 0, 1 << 40)
+        self.stall_after = query.integer("stall_after", -1, 0, 1 << 40)
+        self.stall = query.integer("stall_ms", 0, 0, 60_000) / 1000.0
         self.seed = seed
 
 
@@ -571,6 +577,7 @@ def send_body(sock, method, sending, meta, name, encodings, generated, keep_aliv
     chunk_sizes = random.Random("chunks-%d" % sending.seed)
     limit = sent_length if reset_at < 0 else reset_at
     offset = 0
+    stalled = False
     with open(os.path.join(CACHE_DIR, name + ".bin"), "rb") as file:
         while offset < limit:
             # A chunk's size line announces all of it even when a reset cuts it short.
@@ -584,6 +591,9 @@ def send_body(sock, method, sending, meta, name, encodings, generated, keep_aliv
                 data = bytes(flipped)
             if sending.delay:
                 time.sleep(sending.delay)
+            if not stalled and 0 <= sending.stall_after <= offset:
+                stalled = True
+                time.sleep(sending.stall)
             cut = min(size, limit - offset)
             if chunked:
                 sock.sendall(b"%x\r\n" % size + data[:cut] + (b"\r\n" if cut == size else b""))
