@@ -23,7 +23,7 @@ let package = Package(
         .library(name: "CourierReachability", targets: ["CourierReachability"]),
         .library(name: "CourierSecurity", targets: ["CourierSecurity"]),
         .library(name: "Courier", targets: ["Courier"]),
-        .executable(name: "courier", targets: ["CourierCLI"]),
+        .executable(name: "courier", targets: ["CourierCLIMain"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
@@ -127,7 +127,8 @@ let package = Package(
             path: "Modules/Courier",
             swiftSettings: strictSettings
         ),
-        .executableTarget(
+        // The command line's code, a library so that tests and fuzz targets can reach its parsers; not a product.
+        .target(
             name: "CourierCLI",
             dependencies: [
                 "CourierCore", "CourierCurl", "CourierRequestSerialization", "CourierMultipart",
@@ -136,6 +137,13 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Modules/CLI",
+            swiftSettings: strictSettings
+        ),
+        // `courier`: only the entry point.
+        .executableTarget(
+            name: "CourierCLIMain",
+            dependencies: ["CourierCLI"],
+            path: "Modules/CLIMain",
             swiftSettings: strictSettings
         ),
         .testTarget(
@@ -213,7 +221,7 @@ let package = Package(
             name: "CourierReachabilityNamespaceTests",
             // The executables are dependencies so `swift build --build-tests` builds them: the
             // tests run them inside network namespaces.
-            dependencies: ["CourierCLI", "ReachabilityProbe", "CourierCore"],
+            dependencies: ["CourierCLIMain", "ReachabilityProbe", "CourierCore"],
             path: "Tests/ReachabilityNamespaceTests",
             swiftSettings: strictSettings
         ),
@@ -233,3 +241,22 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// The fuzz targets (Tests/Fuzz): one libFuzzer binary, `courier-fuzz`, whose target is named by COURIER_FUZZ_TARGET.
+// They import Courier's modules with `@testable` (the parsers are internal), which only a debug build allows, so
+// the target exists only when COURIER_FUZZ=1: Scripts/fuzz.sh sets it and builds with
+// `-sanitize=fuzzer,address` in .build-fuzz. Nothing else, and no consumer, ever sees it.
+if Context.environment["COURIER_FUZZ"] == "1" {
+    package.targets.append(
+        .executableTarget(
+            name: "courier-fuzz",
+            dependencies: [
+                "CourierCore", "CourierCurl", "CourierRequestSerialization", "CourierMultipart",
+                "CourierResponseSerialization", "CourierXML", "CourierReachability", "CourierSecurity", "CourierCLI",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ],
+            path: "Tests/Fuzz/Sources",
+            swiftSettings: strictSettings
+        )
+    )
+}

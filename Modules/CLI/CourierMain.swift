@@ -1,17 +1,16 @@
 import ArgumentParser
 import CourierCurl
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
 
-/// `courier`'s entry point: picks the command, parses its arguments, runs it, and turns every
+/// `courier`'s command line: picks the command, parses its arguments, runs it, and turns every
 /// outcome into an exit status and at most a one-line error (CLI.md's format).
-@main
-enum CourierMain {
-    static func main() async {
-        let arguments = Array(CommandLine.arguments.dropFirst())
+///
+/// It lives in the `CourierCLI` library rather than in the executable so that the tests and the fuzz
+/// targets (Tests/Fuzz) can reach the parsers behind it; the `courier` executable (Modules/CLIMain)
+/// only calls `run` and exits.
+package enum CourierMain {
+    /// Runs `courier` with `arguments` (without the program name) and returns the exit status. Every
+    /// transport is shut down before it returns, so the caller may `exit` at once.
+    package static func run(_ arguments: [String]) async -> Int32 {
         let status: Int32
         if arguments.first == "reachability" {
             switch parse(ReachabilityCommand.self, Array(arguments.dropFirst())) {
@@ -32,7 +31,7 @@ enum CourierMain {
         // Every transport's thread ends, closing its TLS connections, before `exit` runs OpenSSL's
         // clean-up: a thread still inside OpenSSL then could crash the process after its work was done.
         await CurlTransport.shutdownAll()
-        exit(status)
+        return status
     }
 
     /// A parsed command, or the status to exit with at once.

@@ -4,7 +4,11 @@
 COURIER_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 export COURIER_ROOT
 
-log() { printf '\033[1m==> %s\033[0m\n' "$*" >&2; }
+# Each line carries the seconds since the first script of the run started (COURIER_RUN_STARTED is inherited
+# by the scripts it calls), so a CI log shows where the time goes.
+COURIER_RUN_STARTED="${COURIER_RUN_STARTED:-$(date +%s)}"
+export COURIER_RUN_STARTED
+log() { printf '\033[1m==> [%4ss] %s\033[0m\n' "$(( $(date +%s) - COURIER_RUN_STARTED ))" "$*" >&2; }
 die() { printf 'error: %s\n' "$*" >&2; exit 1; }
 
 # Installs the Debian packages given that are not installed yet (needs root; runs
