@@ -1,0 +1,40 @@
+@testable import CourierCLI
+@testable import CourierMultipart
+import Foundation
+
+/// File names from servers and for forms. `DownloadFileName` (the name `courier -d` writes, from a
+/// server's `Content-Disposition` and URL) never gives a path, a hidden or empty name, a name with control
+/// or bidi characters, or one longer than a file system allows, whatever the header says.
+/// `DispositionEscaping` (a form's field and file names) never lets a quote, CR or LF through, and changes
+/// nothing else.
+enum ContentDispositionFuzz: FuzzTarget {
+    static let name = "content-disposition"
+
+    static func run(_ input: FuzzInput) {
+        let contentType = ["application/json", "text/html; charset=utf-8", "text/plain", "application/xml", "image/png", ""][input.int(in: 0...5)]
+        let urlPath = input.string(upTo: 64)
+        let header = String(decoding: input.rest(), as: UTF8.self)
+
+        _ = DownloadFileName.filename(fromDisposition: header)
+        let url = URL(string: "http://127.0.0.1/" + (urlPath.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? ""))
+        let name = DownloadFileName.suggested(contentDisposition: header, url: url, contentType: contentType.isEmpty ? nil : contentType)
+        check(name, from: header)
+        check(DownloadFileName.sanitized(header), from: header, mayBeEmpty: true)
+
+        let escaped = DispositionEscaping.escape(header)
+        precondition(!escaped.utf8.contains { $0 == 0x22 || $0 == 0x0D || $0 == 0x0A }, "a quote or line break survived escaping")
+        if !header.utf8.contains(where: { $0 == 0x22 || $0 == 0x0D || $0 == 0x0A }) {
+            precondition(escaped == header, "escaping changed a name that needed nothing")
+        }
+    }
+
+    /// The properties of a file name `courier -d` may create.
+    static func check(_ name: String, from header: String, mayBeEmpty: Bool = false) {
+        precondition(mayBeEmpty || !name.isEmpty, "an empty file name from \(header.debugDescription)")
+        precondition(!name.contains("/") && !name.contains("\\"), "a path \(name.debugDescription) from \(header.debugDescription)")
+        precondition(!name.hasPrefix("."), "a hidden or dot name \(name.debugDescription)")
+        precondition(name.utf8.count <= 255, "a name of \(name.utf8.count) bytes, longer than a file system allows")
+        precondition(!name.unicodeScalars.contains { TerminalText.isControl($0) || TerminalText.isBidiControl($0) },
+                     "control or bidi characters in \(name.debugDescription)")
+    }
+}

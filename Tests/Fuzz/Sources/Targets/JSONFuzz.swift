@@ -1,0 +1,64 @@
+import CourierCore
+@testable import CourierRequestSerialization
+@testable import CourierResponseSerialization
+import Foundation
+
+/// The response JSON parser (`JSONParser`): any bytes end in a value or a `Failure` whose position lies
+/// inside the input, never a crash or runaway recursion. A parsed document survives a round trip through
+/// the request side's `JSONWriter` unchanged (the writer and the parser agree on every value the parser
+/// can produce).
+enum JSONFuzz: FuzzTarget {
+    static let name = "json"
+
+    static func run(_ input: FuzzInput) {
+        let data = Data(input.bytes)
+        for options in [JSONParser.Options(), JSONParser.Options(allowsFragments: true, removesNulls: false)] {
+            let value: JSONValue
+            do {
+                value = try JSONParser.parse(data, options: options)
+            } catch {
+                precondition(error.offset >= 0 && error.offset <= input.bytes.count, "failure offset \(error.offset) outside the input")
+                precondition(error.line >= 1 && error.column >= 1, "failure at line \(error.line), column \(error.column)")
+                continue
+            }
+            let written: [UInt8]
+            do {
+                written = try JSONWriter.encode(JSONFuzz.parameters(value))
+            } catch {
+                fatalError("JSONWriter refused a value JSONParser produced: \(error)")
+            }
+            let again: JSONValue
+            do {
+                again = try JSONParser.parse(Data(written), options: JSONParser.Options(allowsFragments: true, removesNulls: false))
+            } catch {
+                fatalError("JSONParser refused JSONWriter's output \(String(decoding: written, as: UTF8.self)): \(error)")
+            }
+            precondition(JSONFuzz.same(value, again), "round trip changed \(value) into \(again)")
+        }
+    }
+
+    /// The request-side tree of a parsed value.
+    static func parameters(_ value: JSONValue) -> Parameters {
+        switch value {
+        case .null: return .null
+        case .bool(let flag): return .bool(flag)
+        case .int(let number): return .int(number)
+        case .double(let number): return .double(number)
+        case .string(let text): return .string(text)
+        case .array(let elements): return .array(elements.map(parameters))
+        case .object(let members): return .dictionary(members.mapValues(parameters))
+        }
+    }
+
+    /// Equal values, where an integral double may come back as an int (the writer prints `2.0` as `2`).
+    static func same(_ a: JSONValue, _ b: JSONValue) -> Bool {
+        switch (a, b) {
+        case let (.double(x), .int(y)), let (.int(y), .double(x)): return x == Double(y) && Double(y).isFinite
+        case let (.double(x), .double(y)): return x == y
+        case let (.array(x), .array(y)): return x.count == y.count && zip(x, y).allSatisfy { same($0, $1) }
+        case let (.object(x), .object(y)):
+            return x.count == y.count && x.allSatisfy { key, value in y[key].map { same(value, $0) } ?? false }
+        default: return a == b
+        }
+    }
+}

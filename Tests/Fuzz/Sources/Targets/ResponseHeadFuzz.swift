@@ -1,0 +1,39 @@
+@testable import CourierCurl
+import HTTPTypes
+
+/// The response-head parser (`ResponseHeadParser`), fed line by line as libcurl hands a head over: any bytes
+/// end in a head, a `malformed` outcome or a need for more, never a crash. A head it returns has a three-digit
+/// final status (an informational 1xx other than 101 is skipped, never returned), no more fields than lines,
+/// and values without CR, LF or NUL (which would let a server smuggle a header into a later request).
+enum ResponseHeadFuzz: FuzzTarget {
+    static let name = "response-head"
+
+    static func run(_ input: FuzzInput) {
+        var parser = ResponseHeadParser()
+        var lines = 0
+        for line in input.restSplit(at: 0x0A) {
+            lines += 1
+            var bytes = Array(line)
+            bytes.append(0x0A)
+            let outcome = bytes.withUnsafeBytes { parser.consume($0) }
+            switch outcome {
+            case .needMore:
+                continue
+            case .malformed(let message):
+                precondition(!message.isEmpty, "a malformed outcome without a message")
+                return
+            case .head(let response):
+                let code = response.status.code
+                precondition((100...999).contains(code), "status \(code) is not three digits")
+                precondition(!(100..<200).contains(code) || code == 101, "informational status \(code) returned as the final head")
+                precondition(response.headerFields.count <= lines, "\(response.headerFields.count) fields from \(lines) lines")
+                for field in response.headerFields {
+                    precondition(!field.value.utf8.contains { $0 == 0x0D || $0 == 0x0A || $0 == 0x00 },
+                                 "field \(field.name) carries CR, LF or NUL")
+                }
+                precondition(parser.version?.hasPrefix("HTTP/") == true, "a head without an HTTP version")
+                return
+            }
+        }
+    }
+}
