@@ -58,6 +58,16 @@ struct DownloadTests {
         #expect(ContentRange("bytes */1048576") == ContentRange(first: nil, last: nil, completeLength: 1_048_576))
         #expect(ContentRange("bytes */*") == nil)
         #expect(ContentRange("items 0-1/2") == nil)
+        // Impossible or malformed ranges (found by the content-range fuzz target): a resume must not trust them.
+        #expect(ContentRange("bytes 1-1/1") == nil)
+        #expect(ContentRange("bytes 100-199/150") == nil)
+        #expect(ContentRange("bytes */-5") == nil)
+        #expect(ContentRange("bytes +5-9/10") == nil)
+        #expect(ContentRange("bytes 5-+9/10") == nil)
+        #expect(ContentRange("bytes 5 -9/10") == nil)
+        #expect(ContentRange("bytes 5-9/ 10") == nil)
+        #expect(ContentRange("bytes 0-99999999999999999999/*") == nil)
+        #expect(ContentRange("bytes 0-0/1") == ContentRange(first: 0, last: 0, completeLength: 1))
         #expect(ContentRange("bytes 9-0/10") == nil)
     }
 

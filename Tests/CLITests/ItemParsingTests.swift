@@ -161,6 +161,15 @@ struct ItemParsingTests {
         #expect(try JSONValueParser.parse("12345678901234567890") == .double(12345678901234567168))
     }
 
+    @Test func rawJSONStringsMustBeUTF8() {
+        // Found by the cli-json fuzz target: invalid UTF-8 inside a string was read as U+FFFD, where the response
+        // parser refuses the text; a body that is not UTF-8 is not pretty-printed as JSON either.
+        #expect(throws: JSONValueParser.SyntaxError.self) { try JSONValueParser.parse([0x22, 0x20, 0xFF, 0xFE, 0x22]) }
+        #expect(throws: JSONValueParser.SyntaxError.self) { try JSONValueParser.parse([0x5B, 0x22, 0xC3, 0x22, 0x5D]) }
+        #expect(!JSONValueParser.isValid([0x7B, 0x22, 0x61, 0xED, 0xA0, 0x80, 0x22, 0x3A, 0x31, 0x7D]))
+        #expect(JSONValueParser.isValid(Array(#"{"é":"\u00e9"}"#.utf8)))
+    }
+
     @Test(arguments: [
         ("", "invalid JSON at offset 0: expected a value"),
         ("[1,]", "invalid JSON at offset 3: expected a value (object, array, string, number, true, false or null)"),

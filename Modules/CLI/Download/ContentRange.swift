@@ -13,7 +13,10 @@ struct ContentRange: Equatable {
         self.completeLength = completeLength
     }
 
-    /// Reads `value`; `nil` when it is not a byte range.
+    /// Reads `value`; `nil` when it is not a valid byte range (RFC 9110 §14.4): numbers are digits only
+    /// (no sign, no space), `first` ≤ `last`, and `last` is below the complete length when that is known. A
+    /// resume appends at the offset the server names, so a range that cannot be true is refused rather
+    /// than trusted (the content-range fuzz target found `bytes 1-1/1` and `bytes */-5` read as ranges).
     init?(_ value: String) {
         guard value.hasPrefix("bytes ") else { return nil }
         let spec = value.dropFirst(6)
@@ -21,16 +24,25 @@ struct ContentRange: Equatable {
         let range = spec[..<slash]
         let length = spec[spec.index(after: slash)...]
         if length != "*" {
-            guard let complete = Int64(length) else { return nil }
+            guard let complete = Self.number(length) else { return nil }
             completeLength = complete
         }
         if range != "*" {
-            let bounds = range.split(separator: "-", maxSplits: 1)
-            guard bounds.count == 2, let first = Int64(bounds[0]), let last = Int64(bounds[1]), first <= last else { return nil }
+            guard let dash = range.firstIndex(of: "-"),
+                  let first = Self.number(range[..<dash]),
+                  let last = Self.number(range[range.index(after: dash)...]),
+                  first <= last, last < (completeLength ?? .max)
+            else { return nil }
             self.first = first
             self.last = last
         } else if completeLength == nil {
             return nil
         }
+    }
+
+    /// The value of a run of ASCII digits; `nil` for anything else (a sign, a space, nothing) or an overflow.
+    private static func number(_ text: Substring) -> Int64? {
+        guard !text.isEmpty, text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { return nil }
+        return Int64(text)
     }
 }

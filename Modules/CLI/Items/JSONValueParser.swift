@@ -3,7 +3,7 @@ import CourierCore
 /// Reads one JSON text (RFC 8259) into ``CourierCore/Parameters``: the value of a `name:=json`
 /// item.
 ///
-/// Integers that fit an `Int` become `.int`, every other number `.double`; a repeated object key
+/// Strings must be UTF-8. Integers that fit an `Int` become `.int`, every other number `.double`; a repeated object key
 /// keeps its last value. Errors name the byte offset and what was expected there.
 ///
 /// ```swift
@@ -166,18 +166,23 @@ struct JSONValueParser {
         index += 1
         var scalars = String.UnicodeScalarView()
         var runStart = index
-        func flushRun(_ parser: JSONValueParser, upTo end: Int) {
-            scalars.append(contentsOf: String(decoding: parser.bytes[runStart..<end], as: UTF8.self).unicodeScalars)
+        // A run of unescaped bytes must be UTF-8 (RFC 8259 §8.1): decoding it leniently would put U+FFFD where a
+        // body had other bytes, and the response parser (JSONParser) refuses such a text (found by the cli-json
+        // fuzz target, which checks that the two parsers agree).
+        func flushRun(_ parser: JSONValueParser, upTo end: Int) -> Bool {
+            guard let text = String(validating: parser.bytes[runStart..<end], as: UTF8.self) else { return false }
+            scalars.append(contentsOf: text.unicodeScalars)
+            return true
         }
         while true {
             guard let byte = current else { throw error("'\"' to close the string") }
             switch byte {
             case UInt8(ascii: "\""):
-                flushRun(self, upTo: index)
+                guard flushRun(self, upTo: index) else { throw error("UTF-8 text in the string") }
                 index += 1
                 return String(scalars)
             case UInt8(ascii: "\\"):
-                flushRun(self, upTo: index)
+                guard flushRun(self, upTo: index) else { throw error("UTF-8 text in the string") }
                 index += 1
                 scalars.append(try parseEscape())
                 runStart = index

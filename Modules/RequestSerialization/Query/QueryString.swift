@@ -105,11 +105,31 @@ public enum QueryString {
     }
 
     /// A set's elements in query order: by their text, as AFNetworking sorts by `description`.
+    ///
+    /// Elements of different kinds can share a text (`.null` and `.string("<null>")`, `.int(1)` and
+    /// `.bool(true)`), and a set's iteration order changes from one process to the next, so ties go by
+    /// kind: the same parameters always give the same query (found by the query-string fuzz target).
     static func sortedSetElements(_ elements: Set<Parameters>, options: Options) -> [Parameters] {
         elements
-            .map { (sortKey: setSortKey(of: $0, options: options), element: $0) }
-            .sorted { $0.sortKey < $1.sortKey }
+            .map { (sortKey: setSortKey(of: $0, options: options), rank: kindRank(of: $0), element: $0) }
+            .sorted { ($0.sortKey, $0.rank) < ($1.sortKey, $1.rank) }
             .map(\.element)
+    }
+
+    /// The order of kinds among set elements with the same text. Two elements of one kind with the same
+    /// text render the same pairs, so their order does not show.
+    private static func kindRank(of element: Parameters) -> Int {
+        switch element {
+        case .null: return 0
+        case .bool: return 1
+        case .int: return 2
+        case .double: return 3
+        case .string: return 4
+        case .data: return 5
+        case .array: return 6
+        case .set: return 7
+        case .dictionary: return 8
+        }
     }
 
     /// The text a set element sorts by: a scalar's own text, `<null>` for null (`NSNull`'s

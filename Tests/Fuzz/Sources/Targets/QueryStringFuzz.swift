@@ -87,10 +87,24 @@ enum QueryStringFuzz: FuzzTarget {
                 flatten(element, name: elementName, options: options, into: &pairs)
             }
         case .set(let elements):
-            let texts = elements.map { text(of: $0, options: options) }.sorted { ($0 ?? "") < ($1 ?? "") }
-            for text in texts { pairs.append(QueryPair(name: name, value: text)) }
+            // Sorted by text, a null as "<null>" (NSNull's description), ties by kind: null, bool, int, double, string, data.
+            let sorted = elements.map { (key: text(of: $0, options: options) ?? "<null>", rank: rank(of: $0), text: text(of: $0, options: options)) }
+                .sorted { ($0.key, $0.rank) < ($1.key, $1.rank) }
+            for element in sorted { pairs.append(QueryPair(name: name, value: element.text)) }
         default:
             pairs.append(QueryPair(name: name, value: text(of: value, options: options)))
+        }
+    }
+
+    /// The model's order of scalar kinds with the same text.
+    static func rank(of value: Parameters) -> Int {
+        switch value {
+        case .null: return 0
+        case .bool: return 1
+        case .int: return 2
+        case .double: return 3
+        case .string: return 4
+        default: return 5
         }
     }
 
