@@ -221,7 +221,7 @@ let package = Package(
             name: "CourierReachabilityNamespaceTests",
             // The executables are dependencies so `swift build --build-tests` builds them: the
             // tests run them inside network namespaces.
-            dependencies: ["CourierCLIMain", "ReachabilityProbe", "CourierCore"],
+            dependencies: ["CourierCLIMain", "ReachabilityProbe", "CourierCore", "CourierTesting"],
             path: "Tests/ReachabilityNamespaceTests",
             swiftSettings: strictSettings
         ),

@@ -233,6 +233,39 @@ struct SessionTests {
         #expect(idle.state == .suspended)
     }
 
+    @Test func aTaskNeverResumedIsFreedWhenDropped() {
+        // Found by LeakSanitizer: the hooks a task keeps until it starts captured the task itself.
+        let session = Session(transport: MockTransport(always: .text("x")))
+        weak var dropped: SessionTask?
+        do {
+            let handle = session.dataTask(with: mockRequest())
+            dropped = handle.task
+            #expect(dropped != nil)
+        }
+        #expect(dropped == nil)
+    }
+
+    @Test func aFinishedTaskLetsGoOfItsListeners() async throws {
+        // Found by LeakSanitizer: a listener that keeps events keeps their tasks, and each task kept the
+        // listener, so neither was ever freed.
+        weak var recorderAfterwards: RecordingEventListener?
+        weak var taskAfterwards: SessionTask?
+        do {
+            let (session, recorder) = recordingSession(MockTransport(always: .text("x")))
+            let handle = session.dataTask(with: mockRequest()).resume()
+            _ = try await handle.response
+            #expect(recorder.events(of: .taskCompleted).count == 1)
+            recorderAfterwards = recorder
+            taskAfterwards = handle.task
+        }
+        // The runner lets go of the task when it returns, just after the response is handed out.
+        for _ in 0..<300 where recorderAfterwards != nil || taskAfterwards != nil {
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        #expect(recorderAfterwards == nil)
+        #expect(taskAfterwards == nil)
+    }
+
     @Test func cancellingTheSwiftTaskAwaitingAHandleCancelsIt() async throws {
         let (session, recorder) = recordingSession(MockTransport(always: .text("late", delay: .seconds(30))))
         let handle = session.dataTask(with: mockRequest())

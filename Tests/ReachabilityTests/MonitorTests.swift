@@ -3,6 +3,7 @@ import Dispatch
 import Foundation
 import Testing
 @testable import CourierReachability
+import CourierTesting
 
 extension LiveReachabilityTests {
     /// The monitor against this machine's real kernel (read-only questions: nothing is sent) and
@@ -19,7 +20,7 @@ extension LiveReachabilityTests {
                 try monitor.start()
                 #expect(await eventually { recorder.count == 1 })
                 let elapsed = ContinuousClock.now - started
-                #expect(elapsed < .milliseconds(500), "first status after \(elapsed)")
+                #expect(elapsed < TimeBounds.prompt, "first status after \(elapsed)")
                 #expect(recorder.statuses.first?.interfaceKind == .loopback)
                 #expect(recorder.statuses.first?.interfaceName == "lo")
                 #expect(monitor.isReachable && monitor.status.afNetworkingStatus == .reachableViaWiFi)

@@ -1,5 +1,6 @@
 import CourierCore
 import CourierCurl
+import CourierTesting
 import Foundation
 import HTTPTypes
 import Testing
@@ -49,7 +50,7 @@ struct LargeTransferTests {
             task.cancel()
             await #expect { _ = try await task.response } throws: { ($0 as? CourierError)?.isCancellation == true }
         }
-        #expect(elapsed < .seconds(1))
+        #expect(elapsed < TimeBounds.prompt)
     }
 
     @Test func gigabyteStreamKeepsMemoryFlat() async throws {
@@ -132,7 +133,8 @@ struct TransportEdgeCaseTests {
         }
         #expect(response.status == .ok)
         #expect(response.metrics?.bytesSent == 8 << 20)
-        #expect(elapsed < .seconds(10))
+        // 8 MiB to nginx on loopback takes milliseconds; the bound catches a stream that stalls.
+        #expect(elapsed < TimeBounds.limit(.seconds(5)))
     }
 
     @Test func aBodyOutlivesItsTransportAndSession() async throws {

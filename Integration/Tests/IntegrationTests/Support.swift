@@ -73,10 +73,10 @@ final class Box<Value: Sendable>: @unchecked Sendable {
     func update(_ body: (inout Value) -> Void) { lock.withLock { body(&stored) } }
 }
 
-/// Whether resident-memory bounds are checked: in the plain run only. Under ThreadSanitizer (integration.sh
-/// --tsan sets COURIER_SANITIZER=thread) shadow memory and the suites running beside (the decoding matrix, the
+/// Whether resident-memory bounds are checked: in the plain run only. Under a sanitizer (integration.sh
+/// --tsan and --asan set COURIER_SANITIZER) shadow memory, quarantine and the suites running beside (the decoding matrix, the
 /// connection pool at 1,024 in flight) make the process's resident size say nothing about one transfer.
-let boundsResidentMemory = ProcessInfo.processInfo.environment["COURIER_SANITIZER"] != "thread"
+let boundsResidentMemory = ProcessInfo.processInfo.environment["COURIER_SANITIZER"] == nil
 
 /// Polls `condition` until it holds or `timeout` passes.
 func eventually(timeout: Duration = .seconds(10), _ condition: @Sendable () -> Bool) async -> Bool {

@@ -51,7 +51,7 @@ extension Session {
     public func downloadTask(with request: HTTPRequest, to destination: DownloadDestination) -> DownloadTask {
         let task = makeTask(kind: .download, request: request)
         let handle = DownloadTask(task: task, session: self)
-        install(on: task, resolving: handle.slot, head: \.head) { [self] in
+        install(on: task, resolving: handle.slot, head: \.head) { [self] task in
             await performDownload(request, destination: destination, task: task)
         }
         return handle
@@ -74,7 +74,7 @@ extension Session {
     ) -> DataTask {
         let task = makeTask(kind: kind, request: request)
         let handle = DataTask(task: task, session: self)
-        install(on: task, resolving: handle.slot, head: \.head) { [self] in
+        install(on: task, resolving: handle.slot, head: \.head) { [self] task in
             await performData(request, body: body, task: task)
         }
         return handle
@@ -86,15 +86,16 @@ extension Session {
         on task: SessionTask,
         resolving slot: CompletionSlot<Output>,
         head: @escaping @Sendable (Output) -> HTTPResponse,
-        perform: @escaping @Sendable () async -> Result<Output, CourierError>
+        perform: @escaping @Sendable (SessionTask) async -> Result<Output, CourierError>
     ) {
+        // Nothing here captures `task` (see SessionTask.Hooks): it is handed back when the hooks run.
         let request = task.originalRequest
         task.install(SessionTask.Hooks(
-            run: { admitted in
-                let outcome = admitted ? await perform() : .failure(.invalidated(request))
+            run: { task, admitted in
+                let outcome = admitted ? await perform(task) : .failure(.invalidated(request))
                 task.finish(outcome.map(head)) { slot.resolve(outcome) }
             },
-            abandon: { error in task.finish(.failure(error)) { slot.resolve(.failure(error)) } }
+            abandon: { task, error in task.finish(.failure(error)) { slot.resolve(.failure(error)) } }
         ))
     }
 

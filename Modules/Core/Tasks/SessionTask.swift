@@ -28,16 +28,26 @@ public final class SessionTask: Sendable, Hashable, Identifiable, CustomStringCo
     /// The identity of the session that made the task.
     public let sessionID: UInt64
 
-    let listener: any EventListener
+    /// Who hears the task's events: the session's listeners until the final event, then nobody.
+    ///
+    /// A finished task lets go of its listeners, as AFNetworking removes a task's delegate on completion: a
+    /// listener that keeps its events keeps their tasks, and a task that kept its listener would make a
+    /// cycle that outlives the session (LeakSanitizer found every task of a recording listener leaked).
+    var listener: any EventListener { storage.withLock { $0.listener } ?? Self.silent }
+    private static let silent: any EventListener = SilentEventListener()
     let control = TransferControl(state: .running)
     /// The session's completion queue: where progress handlers run when no queue is named.
     let callbackQueue: DispatchQueue
 
-    /// What the session gives a task handle to run: `run` receives whether the session admitted
-    /// the task when it was resumed (false once the session is invalidated).
+    /// What the session gives a task handle to run: `run` receives the task and whether the session
+    /// admitted it when it was resumed (false once the session is invalidated).
+    ///
+    /// The task comes as an argument rather than captured: the task keeps its hooks until it starts, so
+    /// hooks that captured it would keep a task that is never resumed alive for ever (LeakSanitizer found
+    /// such a cycle).
     struct Hooks: Sendable {
-        let run: @Sendable (_ admitted: Bool) async -> Void
-        let abandon: @Sendable (CourierError) -> Void
+        let run: @Sendable (_ task: SessionTask, _ admitted: Bool) async -> Void
+        let abandon: @Sendable (_ task: SessionTask, CourierError) -> Void
     }
 
     private struct ProgressHandler {
@@ -62,6 +72,8 @@ public final class SessionTask: Sendable, Hashable, Identifiable, CustomStringCo
         /// cleared, so leaving happens once). A reference rather than two closures: one object
         /// fewer per call.
         var registry: TaskRegistry?
+        /// The session's listeners; cleared by `finish` after the final event (see ``listener``).
+        var listener: (any EventListener)?
     }
 
     private let storage: Locked<Storage>
@@ -79,9 +91,8 @@ public final class SessionTask: Sendable, Hashable, Identifiable, CustomStringCo
         self.kind = kind
         self.originalRequest = request
         self.sessionID = sessionID
-        self.listener = listener
         self.callbackQueue = callbackQueue
-        self.storage = Locked(Storage(currentRequest: request, registry: registry))
+        self.storage = Locked(Storage(currentRequest: request, registry: registry, listener: listener))
     }
 
     // MARK: State
@@ -110,7 +121,7 @@ public final class SessionTask: Sendable, Hashable, Identifiable, CustomStringCo
 
     /// Starts the task, or continues it after `suspend()`. Does nothing when running or done.
     public func resume() {
-        let (action, run, registry) = storage.withLock { storage -> (TaskStateMachine.ResumeAction, (@Sendable (Bool) async -> Void)?, TaskRegistry?) in
+        let (action, run, registry) = storage.withLock { storage -> (TaskStateMachine.ResumeAction, (@Sendable (SessionTask, Bool) async -> Void)?, TaskRegistry?) in
             let action = storage.machine.resume()
             // Under the lock, so racing suspend()/resume() reach the transfer in the machine's order.
             if action == .unpause { control.transition(to: .running) }
@@ -128,7 +139,7 @@ public final class SessionTask: Sendable, Hashable, Identifiable, CustomStringCo
             let admitted = registry?.register(self) ?? true
             listener.taskResumed(self)
             guard let run else { return }
-            let runner = Task { await run(admitted) }
+            let runner = Task { await run(self, admitted) }
             let cancelledMeanwhile = storage.withLock { storage -> Bool in
                 switch storage.machine.phase {
                 case .completed: return false
@@ -166,7 +177,7 @@ public final class SessionTask: Sendable, Hashable, Identifiable, CustomStringCo
         control.transition(to: .cancelled)
         switch action {
         case .abandon:
-            hooks?.abandon(CourierError(stage: .session, request: originalRequest, underlyingError: CancellationError()))
+            hooks?.abandon(self, CourierError(stage: .session, request: originalRequest, underlyingError: CancellationError()))
         case .abort:
             runner?.cancel()
         case .none:
@@ -211,16 +222,18 @@ public final class SessionTask: Sendable, Hashable, Identifiable, CustomStringCo
     /// result), so the event happens before any awaiting caller resumes. Only the first call has
     /// an effect.
     func finish(_ outcome: Result<HTTPResponse, CourierError>, resolve: () -> Void = {}) {
-        let registry = storage.withLock { storage -> TaskRegistry?? in
-            guard storage.machine.complete() else { return .none }
+        let ended = storage.withLock { storage -> (registry: TaskRegistry?, listener: any EventListener)? in
+            guard storage.machine.complete() else { return nil }
             storage.runner = nil
             storage.hooks = nil
             if case .failure(let error) = outcome { storage.error = error }
             let registry = storage.registry
             storage.registry = nil
-            return .some(registry)
+            let listener = storage.listener ?? Self.silent
+            storage.listener = nil
+            return (registry, listener)
         }
-        guard let registry else { return }
+        guard let (registry, listener) = ended else { return }
         registry?.remove(self)
         switch outcome {
         case .success(let head): listener.taskCompleted(self, response: head)
