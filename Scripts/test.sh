@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Runs every Courier test suite: builds with zero warnings, unit tests, the linkage test, the unit
-# tests again under ThreadSanitizer, then the integration tests against real servers on
-# 127.0.0.1, plain and under ThreadSanitizer, and last the reachability suite in network
-# namespaces (Scripts/netns-test.sh). Installs what it needs. Usage: Scripts/test.sh
+# tests again under ThreadSanitizer and under AddressSanitizer with LeakSanitizer, every fuzz target for a
+# bounded time (Scripts/fuzz.sh), then the integration tests against real servers on 127.0.0.1, plain,
+# under ThreadSanitizer and under AddressSanitizer, a short soak under LeakSanitizer, and last the
+# reachability suite in network namespaces (Scripts/netns-test.sh). Installs what it needs.
+# Usage: Scripts/test.sh
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
 cd "$COURIER_ROOT"
@@ -34,6 +36,19 @@ log "unit tests under ThreadSanitizer"
 COURIER_SANITIZER=thread TSAN_OPTIONS="halt_on_error=1 ${TSAN_OPTIONS:-}" \
     swift test --sanitize=thread --scratch-path .build-tsan --skip "$NETNS_SUITE"
 
+log "unit tests under AddressSanitizer and LeakSanitizer"
+# Leaks fail the run; only the named third-party leaks of lsan-suppressions.txt are forgiven.
+asan_log="$(mktemp)"
+COURIER_SANITIZER=address SWIFT_BACKTRACE=enable=no ASAN_OPTIONS="detect_leaks=1:${ASAN_OPTIONS:-}" \
+    LSAN_OPTIONS="suppressions=$COURIER_ROOT/Scripts/lib/lsan-suppressions.txt:print_suppressions=0:${LSAN_OPTIONS:-}" \
+    swift test --sanitize=address --scratch-path .build-asan --skip "$NETNS_SUITE" 2>&1 | tee "$asan_log"
+if grep -q "ERROR: LeakSanitizer" "$asan_log"; then die "LeakSanitizer reported leaks in the unit tests (above)"; fi
+rm -f "$asan_log"
+
+log "fuzzing every target for a bounded time (Scripts/fuzz.sh)"
+# 15 s per target, two at a time; docs/reliability.md records the long runs.
+Scripts/fuzz.sh --seconds "${COURIER_FUZZ_SECONDS:-15}"
+
 log "integration tests (real servers on 127.0.0.1)"
 Scripts/servers.sh start
 trap 'Scripts/servers.sh stop >/dev/null 2>&1 || true' EXIT
@@ -54,6 +69,9 @@ python3 Scripts/lib/terminal_safety_check.py .build/debug/courier
 
 log "integration tests under ThreadSanitizer"
 Scripts/integration.sh --tsan
+
+log "integration tests under AddressSanitizer and LeakSanitizer"
+Scripts/integration.sh --asan
 
 log "reachability in network namespaces"
 Scripts/netns-test.sh --no-build
