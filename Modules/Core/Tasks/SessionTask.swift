@@ -175,17 +175,27 @@ public final class SessionTask: Sendable, Hashable, Identifiable, CustomStringCo
     }
 
     /// Registers a handler for upload progress, called on `queue` (the session's serial completion
-    /// queue when `nil`, so updates arrive in order).
+    /// queue when `nil`, so updates arrive in order). Handlers are dropped when the task completes
+    /// (for ``Session/send(_:body:)``, when the head arrives), so one may capture its task; a handler
+    /// registered after that is never called.
     public func onUploadProgress(queue: DispatchQueue? = nil, _ handler: @escaping @Sendable (TransferProgress) -> Void) {
         let entry = ProgressHandler(queue: queue ?? callbackQueue, handler: handler)
-        storage.withLock { $0.uploadHandlers.append(entry) }
+        storage.withLock { storage in
+            guard storage.machine.phase != .completed else { return }
+            storage.uploadHandlers.append(entry)
+        }
     }
 
     /// Registers a handler for download progress, called on `queue` (the session's serial
-    /// completion queue when `nil`, so updates arrive in order).
+    /// completion queue when `nil`, so updates arrive in order). Handlers are dropped when the task
+    /// completes (for ``Session/send(_:body:)``, when the head arrives), so one may capture its task;
+    /// a handler registered after that is never called.
     public func onDownloadProgress(queue: DispatchQueue? = nil, _ handler: @escaping @Sendable (TransferProgress) -> Void) {
         let entry = ProgressHandler(queue: queue ?? callbackQueue, handler: handler)
-        storage.withLock { $0.downloadHandlers.append(entry) }
+        storage.withLock { storage in
+            guard storage.machine.phase != .completed else { return }
+            storage.downloadHandlers.append(entry)
+        }
     }
 
     // MARK: Lifecycle plumbing for the session
@@ -215,6 +225,10 @@ public final class SessionTask: Sendable, Hashable, Identifiable, CustomStringCo
             guard storage.machine.complete() else { return .none }
             storage.runner = nil
             storage.hooks = nil
+            // A handler often captures its own task (to cancel it at the first byte); kept past the
+            // end, it would keep the task, its handle and its response alive for ever.
+            storage.uploadHandlers = []
+            storage.downloadHandlers = []
             if case .failure(let error) = outcome { storage.error = error }
             let registry = storage.registry
             storage.registry = nil
