@@ -49,6 +49,9 @@ public struct FlatnessVerdict: Sendable {
     public var checks: [Check]
     /// Why the run could not be judged, when it could not.
     public var tooShort: String?
+    /// The least-squares slope of resident memory against completed requests after warm-up, in bytes
+    /// per request: a figure to read beside the checks (what a leak per request would look like).
+    public var residentTrendBytesPerRequest: Double?
 
     public var passed: Bool { tooShort == nil && checks.allSatisfy(\.passed) }
 
@@ -78,6 +81,7 @@ public struct FlatnessVerdict: Sendable {
             return verdict
         }
         let first = samples[verdict.firstHalf], second = samples[verdict.secondHalf]
+        verdict.residentTrendBytesPerRequest = slope(samples[start...].map { (Double($0.completed), Double($0.residentKiB) * 1024) })
         func compare(_ measure: String, _ value: (ResourceSample) -> Int, slack: (Int) -> Int) -> Check {
             let firstMaximum = first.map(value).max()!, secondMaximum = second.map(value).max()!
             return Check(measure: measure, firstMaximum: firstMaximum, secondMaximum: secondMaximum, allowed: firstMaximum + slack(firstMaximum))
@@ -92,4 +96,14 @@ public struct FlatnessVerdict: Sendable {
         ]
         return verdict
     }
+}
+
+/// The least-squares slope of y against x; nil when x does not vary.
+func slope(_ points: [(x: Double, y: Double)]) -> Double? {
+    guard points.count >= 2 else { return nil }
+    let meanX = points.map(\.x).reduce(0, +) / Double(points.count)
+    let meanY = points.map(\.y).reduce(0, +) / Double(points.count)
+    let spread = points.map { ($0.x - meanX) * ($0.x - meanX) }.reduce(0, +)
+    guard spread > 0 else { return nil }
+    return points.map { ($0.x - meanX) * ($0.y - meanY) }.reduce(0, +) / spread
 }

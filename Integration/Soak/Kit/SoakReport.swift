@@ -65,6 +65,9 @@ public struct SoakReport {
         for check in verdict.checks {
             lines.append("\(check.passed ? "flat" : "GROWS"): \(check.measure): second half max \(check.secondMaximum), first half max \(check.firstMaximum), allowed ≤ \(check.allowed)")
         }
+        if let trend = verdict.residentTrendBytesPerRequest {
+            lines.append(String(format: "resident memory after warm-up moves %+.1f bytes per request (least squares; a figure, not a check)", trend))
+        }
         if let reason = verdict.tooShort { lines.append("too short to judge: \(reason)") }
         let judged = options.judgesFlatness ? (verdict.passed ? "PASS" : "FAIL") : "not judged (--no-flatness)"
         lines.append("flatness: \(judged)")
