@@ -23,6 +23,7 @@ cd "$COURIER_ROOT"
 asan=0 requests="" concurrency=64 time_limit=1800 passed=()
 while [ $# -gt 0 ]; do
     case "$1" in
+        -h | --help) sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         --asan) asan=1; shift ;;
         --requests) requests="${2:?--requests needs a number}"; shift 2 ;;
         --concurrency) concurrency="${2:?--concurrency needs a number}"; shift 2 ;;
