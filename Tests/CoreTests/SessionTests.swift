@@ -266,6 +266,18 @@ struct SessionTests {
         #expect(taskAfterwards == nil)
     }
 
+    @Test func aSentTaskKeepsItsListenersUntilTheBodyEnds() async throws {
+        // `send` completes its task at the head; the body's progress and metrics come later and must still be
+        // heard, so the task lets go of its listeners only when its exchange has ended.
+        let (session, recorder) = recordingSession(MockTransport(always: .chunks((0..<5).map { _ in Data(repeating: 1, count: 100) }, interval: .milliseconds(5))))
+        let response = try await session.send(mockRequest())
+        #expect(recorder.events(of: .taskCompleted).count == 1)
+        var received = 0
+        for try await piece in response.body { received += piece.count }
+        #expect(received == 500)
+        #expect(await eventually { recorder.events(of: .downloadProgress).last?.progress?.completed == 500 })
+    }
+
     @Test func cancellingTheSwiftTaskAwaitingAHandleCancelsIt() async throws {
         let (session, recorder) = recordingSession(MockTransport(always: .text("late", delay: .seconds(30))))
         let handle = session.dataTask(with: mockRequest())

@@ -28,11 +28,14 @@ public final class SessionTask: Sendable, Hashable, Identifiable, CustomStringCo
     /// The identity of the session that made the task.
     public let sessionID: UInt64
 
-    /// Who hears the task's events: the session's listeners until the final event, then nobody.
+    /// Who hears the task's events: the session's listeners until the task has completed and its last
+    /// exchange has ended (for ``Session/send(_:body:)``, once the body is read or dropped), then nobody.
     ///
-    /// A finished task lets go of its listeners, as AFNetworking removes a task's delegate on completion: a
-    /// listener that keeps its events keeps their tasks, and a task that kept its listener would make a
-    /// cycle that outlives the session (LeakSanitizer found every task of a recording listener leaked).
+    /// A finished task lets go of its listeners and progress handlers, as AFNetworking removes a task's
+    /// delegate on completion: a listener that keeps its events keeps their tasks, and a handler often
+    /// captures its own task, so a task that kept them would make a cycle that outlives the session
+    /// (LeakSanitizer found every task of a recording listener leaked, and the soak every task cancelled from
+    /// its own progress handler).
     var listener: any EventListener { storage.withLock { $0.listener } ?? Self.silent }
     private static let silent: any EventListener = SilentEventListener()
     let control = TransferControl(state: .running)
@@ -72,8 +75,12 @@ public final class SessionTask: Sendable, Hashable, Identifiable, CustomStringCo
         /// cleared, so leaving happens once). A reference rather than two closures: one object
         /// fewer per call.
         var registry: TaskRegistry?
-        /// The session's listeners; cleared by `finish` after the final event (see ``listener``).
+        /// The session's listeners; cleared by `releaseObservers` (see ``listener``).
         var listener: (any EventListener)?
+        /// Exchanges (``RequestContext``s) a transport may still report through.
+        var exchangesInFlight = 0
+        /// True once the listeners and handlers are let go: later handlers are never called.
+        var observersReleased = false
     }
 
     private let storage: Locked<Storage>
@@ -186,17 +193,27 @@ public final class SessionTask: Sendable, Hashable, Identifiable, CustomStringCo
     }
 
     /// Registers a handler for upload progress, called on `queue` (the session's serial completion
-    /// queue when `nil`, so updates arrive in order).
+    /// queue when `nil`, so updates arrive in order). Handlers are dropped when the task completes
+    /// and its last exchange has ended (for ``Session/send(_:body:)``, once the body is read or
+    /// dropped), so one may capture its task; a handler registered after that is never called.
     public func onUploadProgress(queue: DispatchQueue? = nil, _ handler: @escaping @Sendable (TransferProgress) -> Void) {
         let entry = ProgressHandler(queue: queue ?? callbackQueue, handler: handler)
-        storage.withLock { $0.uploadHandlers.append(entry) }
+        storage.withLock { storage in
+            guard !storage.observersReleased else { return }
+            storage.uploadHandlers.append(entry)
+        }
     }
 
     /// Registers a handler for download progress, called on `queue` (the session's serial
-    /// completion queue when `nil`, so updates arrive in order).
+    /// completion queue when `nil`, so updates arrive in order). Handlers are dropped when the task
+    /// completes and its last exchange has ended (for ``Session/send(_:body:)``, once the body is read
+    /// or dropped), so one may capture its task; a handler registered after that is never called.
     public func onDownloadProgress(queue: DispatchQueue? = nil, _ handler: @escaping @Sendable (TransferProgress) -> Void) {
         let entry = ProgressHandler(queue: queue ?? callbackQueue, handler: handler)
-        storage.withLock { $0.downloadHandlers.append(entry) }
+        storage.withLock { storage in
+            guard !storage.observersReleased else { return }
+            storage.downloadHandlers.append(entry)
+        }
     }
 
     // MARK: Lifecycle plumbing for the session
@@ -230,7 +247,8 @@ public final class SessionTask: Sendable, Hashable, Identifiable, CustomStringCo
             let registry = storage.registry
             storage.registry = nil
             let listener = storage.listener ?? Self.silent
-            storage.listener = nil
+            // The final event still goes to `listener`, taken above.
+            if storage.exchangesInFlight == 0 { Self.releaseObservers(&storage) }
             return (registry, listener)
         }
         guard let (registry, listener) = ended else { return }
@@ -240,6 +258,26 @@ public final class SessionTask: Sendable, Hashable, Identifiable, CustomStringCo
         case .failure(let error): listener.taskFailed(self, error: error)
         }
         resolve()
+    }
+
+    /// A ``RequestContext`` for this task was made: a transport may report through it until it is freed.
+    func exchangeBegan() {
+        storage.withLock { $0.exchangesInFlight += 1 }
+    }
+
+    /// A ``RequestContext`` for this task was freed; the last one after completion lets go of the observers.
+    func exchangeEnded() {
+        storage.withLock { storage in
+            storage.exchangesInFlight -= 1
+            if storage.exchangesInFlight == 0, storage.machine.phase == .completed { Self.releaseObservers(&storage) }
+        }
+    }
+
+    private static func releaseObservers(_ storage: inout Storage) {
+        storage.listener = nil
+        storage.uploadHandlers = []
+        storage.downloadHandlers = []
+        storage.observersReleased = true
     }
 
     func recordRequestSent(_ request: HTTPRequest) {

@@ -25,14 +25,16 @@ extension TaskHandle {
     /// Cancels the task; it completes with a cancellation error.
     public func cancel() { task.cancel() }
 
-    /// Calls `handler` with upload progress on `queue` (the session's completion queue when `nil`).
+    /// Calls `handler` with upload progress on `queue` (the session's completion queue when `nil`)
+    /// until the task completes; the handler may capture the task.
     @discardableResult
     public func onUploadProgress(queue: DispatchQueue? = nil, _ handler: @escaping @Sendable (TransferProgress) -> Void) -> Self {
         task.onUploadProgress(queue: queue, handler)
         return self
     }
 
-    /// Calls `handler` with download progress on `queue` (the session's completion queue when `nil`).
+    /// Calls `handler` with download progress on `queue` (the session's completion queue when `nil`)
+    /// until the task completes; the handler may capture the task.
     @discardableResult
     public func onDownloadProgress(queue: DispatchQueue? = nil, _ handler: @escaping @Sendable (TransferProgress) -> Void) -> Self {
         task.onDownloadProgress(queue: queue, handler)

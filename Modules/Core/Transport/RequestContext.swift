@@ -20,6 +20,13 @@ public final class RequestContext: Sendable {
         self.task = task
         self.timeouts = timeouts
         self.trustEvaluator = trustEvaluator
+        task.exchangeBegan()
+    }
+
+    // The task keeps its listeners while a transport can still report through this context (a streamed
+    // body's progress and metrics come after the task of `send` completed).
+    deinit {
+        task.exchangeEnded()
     }
 
     /// The request head went out (body may still be streaming).
