@@ -44,6 +44,15 @@ struct DownloadTests {
         #expect(name(nil, "http://h/data.csv", "application/json") == "data.csv")
     }
 
+    @Test func aNameWithItsExtensionFitsInTwoHundredFiftyFiveBytes() {
+        // Found by the content-disposition fuzz target: a 255-byte name without a dot became 260 bytes with ".html".
+        let long = String(repeating: "é", count: 200)  // 400 bytes
+        let name = DownloadFileName.suggested(contentDisposition: "attachment; filename=\"\(long)\"", url: nil, contentType: "text/html")
+        #expect(name.utf8.count <= 255)
+        #expect(name.hasSuffix(".html") && name.hasPrefix("éé"))
+        #expect(DownloadFileName.sanitized(long).utf8.count == 254)
+    }
+
     @Test func existingFilesAreNeverOverwritten() {
         let taken: Set<String> = ["report.pdf", "report-1.pdf", "archive", "archive-1", "x.tar.gz"]
         #expect(DownloadFileName.unique("new.pdf") { taken.contains($0) } == "new.pdf")

@@ -30,7 +30,9 @@ enum DownloadFileName {
         }
         if name.isEmpty { name = "index" }
         if !name.contains("."), let ext = contentType.flatMap(extensionFor(contentType:)) {
-            name += "." + ext
+            // The extension must fit in the 255 bytes too (the content-disposition fuzz target found a 255-byte
+            // name made 259 by `.html`, which open(2) refuses).
+            name = truncated(name, toUTF8Count: maximumLength - ext.utf8.count - 1) + "." + ext
         }
         return name
     }
@@ -115,9 +117,17 @@ enum DownloadFileName {
         let visible = lastSegment.unicodeScalars.filter { !TerminalText.isControl($0) && !TerminalText.isBidiControl($0) }
         var cleaned = String(String.UnicodeScalarView(visible)).trimmingCharacters(in: .whitespaces)
         while cleaned.hasPrefix(".") { cleaned.removeFirst() }
-        // Most file systems cap a name at 255 bytes.
-        while cleaned.utf8.count > 255 { cleaned.removeLast() }
-        return cleaned
+        return truncated(cleaned, toUTF8Count: maximumLength)
+    }
+
+    /// Most file systems cap a name at 255 bytes.
+    static let maximumLength = 255
+
+    /// `name` without its last characters until its UTF-8 form fits `limit` bytes.
+    static func truncated(_ name: String, toUTF8Count limit: Int) -> String {
+        var name = name
+        while name.utf8.count > limit { name.removeLast() }
+        return name
     }
 
     /// A file extension for a few well-known media types.
