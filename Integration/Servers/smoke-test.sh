@@ -155,6 +155,8 @@ check "compression truncate=1: decoded bytes differ" "$(decoded "$Z/compressed?e
 check "compression corrupt=1: curl 61" "$(c --compressed -o /dev/null "$Z/compressed?encoding=gzip&size=1m&ratio=18&corrupt=1" 2>/dev/null; echo "exit $?")" 'exit 61'
 check "compression reset_at: curl 56" "$(c -o /dev/null -w '%{size_download}' "$Z/compressed?size=1m&reset_at=1000" 2>/dev/null; echo " exit $?")" '[0-9]+ exit 56'
 check "compression bad parameter: 400" "$(c -o /dev/null -w '%{http_code}' "$Z/compressed?ratio=0")" 400
+check "compression corrupt_at=100: curl 61" "$(c --compressed -o /dev/null "$Z/compressed?encoding=gzip&size=64k&ratio=18&corrupt_at=100" 2>/dev/null; echo "exit $?")" 'exit 61'
+check "compression corrupt_at past the end: 400" "$(c -o /dev/null -w '%{http_code}' "$Z/compressed?encoding=gzip&size=1k&corrupt_at=99999")" 400
 check "compression /bomb (HEAD)" "$(c -I "$Z/bomb?encoding=gzip&size=64m" | tr -d '\r' | grep -i -E '^x-(decoded|encoded)-length' | sort | cut -d' ' -f2 | tr '\n' ' ')" '67108864 6[0-9]{4} '
 
 # CourierSecurity's servers: the unrelated chain, mutual TLS, the TLS recorder
