@@ -158,6 +158,7 @@ check "compression bad parameter: 400" "$(c -o /dev/null -w '%{http_code}' "$Z/c
 check "compression corrupt_at=100: curl 61" "$(c --compressed -o /dev/null "$Z/compressed?encoding=gzip&size=64k&ratio=18&corrupt_at=100" 2>/dev/null; echo "exit $?")" 'exit 61'
 check "compression corrupt_at past the end: 400" "$(c -o /dev/null -w '%{http_code}' "$Z/compressed?encoding=gzip&size=1k&corrupt_at=99999")" 400
 check "compression /bomb (HEAD)" "$(c -I "$Z/bomb?encoding=gzip&size=64m" | tr -d '\r' | grep -i -E '^x-(decoded|encoded)-length' | sort | cut -d' ' -f2 | tr '\n' ' ')" '67108864 6[0-9]{4} '
+check "nginx reports X-Client-Port on /compressed" "$(c --cacert "$COURIER_CA_FILE" -D - -o /dev/null "$COURIER_TLS_URL/compressed?size=1k" | tr -d '\r' | grep -ci '^x-client-port: [0-9]')" 1
 
 # CourierSecurity's servers: the unrelated chain, mutual TLS, the TLS recorder
 K="$COURIER_CERTS_DIR"
