@@ -73,7 +73,7 @@ func attempt(_ s: Session, _ request: HTTPRequest, body: Body? = nil, bound: Dur
 /// such as nginx, when its own local port is one the server reported back (nginx's `X-Client-Port`).
 enum SocketCensus {
     /// A TCP socket of this process.
-    struct Entry: Hashable {
+    struct Entry: Hashable, Sendable {
         var localPort: Int
         var remotePort: Int
         /// The kernel's state number (1 established, 8 close-wait...).
@@ -98,9 +98,17 @@ enum SocketCensus {
         return found
     }
 
-    /// The sockets that lead to one of `remotePorts` or start from one of `localPorts`.
-    static func count(remotePorts: Set<Int>, localPorts: Set<Int> = []) -> Int {
-        entries().filter { remotePorts.contains($0.remotePort) || localPorts.contains($0.localPort) }.count
+    /// The sockets that lead to one of `remotePorts`, or to `clients.server` from one of `clients.all`.
+    static func matching(remotePorts: Set<Int>, clients: ClientPorts? = nil) -> [Entry] {
+        let local = clients?.all ?? []
+        return entries().filter {
+            remotePorts.contains($0.remotePort) || ($0.remotePort == clients?.server && local.contains($0.localPort))
+        }
+    }
+
+    /// How many sockets ``matching(remotePorts:clients:)`` finds.
+    static func count(remotePorts: Set<Int>, clients: ClientPorts? = nil) -> Int {
+        matching(remotePorts: remotePorts, clients: clients).count
     }
 
     private static func socketInodes() -> Set<Int> {
@@ -147,10 +155,16 @@ func port(of base: String) -> Int {
     URLComponents(string: base)?.port ?? -1
 }
 
-/// Local ports a shared server reported back (`X-Client-Port`), gathered across the cases of a batch.
+/// Local ports a shared server reported back (`X-Client-Port`), gathered across the cases of a batch: with the
+/// server's port, they name the batch's connections to it (a local port alone may serve another suite's
+/// connection to another server).
 final class ClientPorts: Sendable {
+    /// The shared server's port.
+    let server: Int
     private let ports = Box<Set<Int>>([])
     var all: Set<Int> { ports.value }
+
+    init(server: Int) { self.server = server }
 
     /// Records the port named by a head's `X-Client-Port`, if any.
     func note(_ head: HTTPResponse?) {
@@ -164,11 +178,12 @@ final class ClientPorts: Sendable {
 final class ChaosBatch: Sendable {
     let transport: CurlTransport
     let base: String
-    let ports = ClientPorts()
+    let ports: ClientPorts
     private let made = Box<[(Session, Timeouts)]>([])
 
     init(base: String) throws {
         self.base = base
+        ports = ClientPorts(server: port(of: base))
         transport = try IntegrationTests.transport { $0.certificateAuthorityFile = Servers.caFile }
     }
 
@@ -200,8 +215,8 @@ func chaosBatch(
 ) async throws {
     let batch = try ChaosBatch(base: base)
     let before = SocketCensus.count(remotePorts: remotePorts)
-    let census: @Sendable () -> Int = { [ports = batch.ports] in
-        SocketCensus.count(remotePorts: remotePorts, localPorts: ports.all)
+    let census: @Sendable () -> [SocketCensus.Entry] = { [ports = batch.ports] in
+        SocketCensus.matching(remotePorts: remotePorts, clients: ports)
     }
 
     try await cases(batch.session(timeouts), batch)
@@ -211,9 +226,9 @@ func chaosBatch(
         batch.ports.note(good.head)
         #expect(good.response?.status == .ok, "the session is not usable after the batch: \(good.summary)", sourceLocation: sourceLocation)
     }
-    let kept = await eventually(timeout: .seconds(5)) { census() <= before + 1 }
+    let kept = await eventually(timeout: .seconds(5)) { census().count <= before + 1 }
     #expect(kept, "sockets left after the batch: \(census()), \(before) before it", sourceLocation: sourceLocation)
     await batch.transport.shutdown()
-    let closed = await eventually(timeout: .seconds(5)) { census() <= before }
+    let closed = await eventually(timeout: .seconds(5)) { census().count <= before }
     #expect(closed, "sockets left after the shutdown: \(census()), \(before) before the batch", sourceLocation: sourceLocation)
 }

@@ -269,7 +269,7 @@ struct ChaosTests {
     /// and by the local port nginx reports: otherwise every batch's socket check would pass for nothing.
     @Test func theSocketCensusSeesOpenConnections() async throws {
         let t = try transport { $0.certificateAuthorityFile = Servers.caFile }
-        let ports = ClientPorts()
+        let ports = ClientPorts(server: port(of: Servers.tls))
         let tlsChaos = Self.tlsChaosPorts
         let before = SocketCensus.count(remotePorts: tlsChaos)
         // HTTP/2 over TLS: libcurl keeps both connections open for reuse.
@@ -278,10 +278,10 @@ struct ChaosTests {
         ports.note(viaNginx.head)
         #expect(ports.all.count == 1, "nginx reported no X-Client-Port")
         #expect(SocketCensus.count(remotePorts: tlsChaos) == before + 1)
-        #expect(SocketCensus.count(remotePorts: [], localPorts: ports.all) == 1)
+        #expect(SocketCensus.count(remotePorts: [], clients: ports) == 1)
         await t.shutdown()
         #expect(await eventually(timeout: .seconds(5)) {
-            SocketCensus.count(remotePorts: tlsChaos) == before && SocketCensus.count(remotePorts: [], localPorts: ports.all) == 0
+            SocketCensus.count(remotePorts: tlsChaos) == before && SocketCensus.count(remotePorts: [], clients: ports) == 0
         })
     }
 }
