@@ -2,7 +2,9 @@
 # Starts and stops Courier's local test servers (Integration/Servers/README.md), all on 127.0.0.1:
 # httpbin (gunicorn), nginx (plain HTTP/1.1, h2c, TLS with HTTP/2 + HTTP/1.1, a Unix socket, big files),
 # the fault server, the forward proxy, the upload sink, the compression server, and for CourierSecurity: nginx
-# TLS with an unrelated chain, nginx with mutual TLS, and the TLS recorder.
+# TLS with an unrelated chain, nginx with mutual TLS, and the TLS recorder; for the chaos tests: the chaos server
+# (HTTP/1.1 cut, reset, lying and stalling at chosen offsets) and the TLS chaos server (HTTP/2 RST_STREAM and
+# GOAWAY over TLS, TLS handshakes that fail).
 #
 # Usage: Scripts/servers.sh start|stop|status|env
 #   start   generates what is missing (certificates, big files), starts what is not running, waits until
@@ -15,7 +17,8 @@
 # COURIER_NGINX_PORT (18081), COURIER_H2C_PORT (18082), COURIER_TLS_PORT (18083), COURIER_FAULT_PORT (18084),
 # COURIER_PROXY_PORT (18085), COURIER_SINK_PORT (18086), COURIER_COMPRESSION_PORT (18087, its cache of
 # generated bodies in $STATE/compressed), COURIER_TLS_OTHER_PORT (18090), COURIER_MTLS_PORT (18091),
-# COURIER_TLS_RECORDER_PORT (18092), COURIER_HTTPBIN_WORKERS (2, each with 8 threads), COURIER_NGINX_WORKERS (1),
+# COURIER_TLS_RECORDER_PORT (18092), COURIER_CHAOS_PORT (18093), COURIER_TLS_CHAOS_PORT (18094),
+# COURIER_HTTPBIN_WORKERS (2, each with 8 threads), COURIER_NGINX_WORKERS (1),
 # COURIER_NGINX_ACCESS_LOG (on; "off" for benchmarks that must not write a line per request).
 # `start` records the settings it used in the state directory; `env`, `status` and `stop` use them unless
 # overridden, and so does a `start` while servers run (one with other settings then fails: stop first).
@@ -31,7 +34,7 @@ CERTS="$STATE/certs"
 FILES="$STATE/files"
 LOGS="$STATE/logs"
 SOCKET="$STATE/nginx.sock"
-SERVERS=(httpbin nginx fault proxy sink compression recorder)
+SERVERS=(httpbin nginx fault proxy sink compression recorder chaos tlschaos)
 
 # What a live server's command line contains, so a recycled pid is never taken for (or killed as) one.
 signature() {
@@ -43,6 +46,8 @@ signature() {
         sink) echo "upload_sink.py" ;;
         compression) echo "compression_server.py" ;;
         recorder) echo "tls_recorder.py" ;;
+        chaos) echo "chaos_server.py" ;;
+        tlschaos) echo "tls_chaos_server.py" ;;
     esac
 }
 log_of() { echo "$LOGS/$1.log"; }
@@ -88,11 +93,13 @@ COMPRESSION_PORT="$(setting COURIER_COMPRESSION_PORT 18087)"
 TLS_OTHER_PORT="$(setting COURIER_TLS_OTHER_PORT 18090)"
 MTLS_PORT="$(setting COURIER_MTLS_PORT 18091)"
 RECORDER_PORT="$(setting COURIER_TLS_RECORDER_PORT 18092)"
+CHAOS_PORT="$(setting COURIER_CHAOS_PORT 18093)"
+TLS_CHAOS_PORT="$(setting COURIER_TLS_CHAOS_PORT 18094)"
 HTTPBIN_WORKERS="$(setting COURIER_HTTPBIN_WORKERS 2)"
 NGINX_WORKERS="$(setting COURIER_NGINX_WORKERS 1)"
 NGINX_ACCESS_LOG="$(setting COURIER_NGINX_ACCESS_LOG on)"
 for port in "$HTTPBIN_PORT" "$NGINX_PORT" "$H2C_PORT" "$TLS_PORT" "$FAULT_PORT" "$PROXY_PORT" "$SINK_PORT" \
-    "$COMPRESSION_PORT" "$TLS_OTHER_PORT" "$MTLS_PORT" "$RECORDER_PORT" \
+    "$COMPRESSION_PORT" "$TLS_OTHER_PORT" "$MTLS_PORT" "$RECORDER_PORT" "$CHAOS_PORT" "$TLS_CHAOS_PORT" \
     "$HTTPBIN_WORKERS" "$NGINX_WORKERS"; do
     [[ "$port" =~ ^[1-9][0-9]*$ ]] && [ "$port" -le 65535 ] ||
         die "not a port or a count: '$port' (check the COURIER_*_PORT and COURIER_*_WORKERS variables)"
@@ -110,6 +117,8 @@ COMPRESSION_URL="http://127.0.0.1:$COMPRESSION_PORT"
 TLS_OTHER_URL="https://127.0.0.1:$TLS_OTHER_PORT"
 MTLS_URL="https://127.0.0.1:$MTLS_PORT"
 RECORDER_URL="https://127.0.0.1:$RECORDER_PORT"
+CHAOS_URL="http://127.0.0.1:$CHAOS_PORT"
+TLS_CHAOS_URL="https://127.0.0.1:$TLS_CHAOS_PORT"
 
 # --- processes ---------------------------------------------------------------------------------------
 
@@ -169,6 +178,8 @@ probe() {
         sink) pid_of sink >/dev/null && "${curl[@]}" "$SINK_URL/health" ;;
         compression) pid_of compression >/dev/null && "${curl[@]}" "$COMPRESSION_URL/health" ;;
         recorder) pid_of recorder >/dev/null && "${curl[@]}" --cacert "$CERTS/root.pem" "$RECORDER_URL/health" ;;
+        chaos) pid_of chaos >/dev/null && "${curl[@]}" "$CHAOS_URL/health" ;;
+        tlschaos) pid_of tlschaos >/dev/null && "${curl[@]}" --http2 --cacert "$CERTS/root.pem" "$TLS_CHAOS_URL/health" ;;
     esac
 }
 
@@ -277,6 +288,8 @@ COURIER_COMPRESSION_PORT=$COMPRESSION_PORT
 COURIER_TLS_OTHER_PORT=$TLS_OTHER_PORT
 COURIER_MTLS_PORT=$MTLS_PORT
 COURIER_TLS_RECORDER_PORT=$RECORDER_PORT
+COURIER_CHAOS_PORT=$CHAOS_PORT
+COURIER_TLS_CHAOS_PORT=$TLS_CHAOS_PORT
 COURIER_HTTPBIN_WORKERS=$HTTPBIN_WORKERS
 COURIER_NGINX_WORKERS=$NGINX_WORKERS
 COURIER_NGINX_ACCESS_LOG=$NGINX_ACCESS_LOG
@@ -324,6 +337,8 @@ cmd_start() {
             sink) port_free "$SINK_PORT" "the upload sink" ;;
             compression) port_free "$COMPRESSION_PORT" "the compression server" ;;
             recorder) port_free "$RECORDER_PORT" "the TLS recorder" ;;
+            chaos) port_free "$CHAOS_PORT" "the chaos server" ;;
+            tlschaos) port_free "$TLS_CHAOS_PORT" "the TLS chaos server" ;;
         esac
     done
     for name in "${started[@]}"; do
@@ -337,6 +352,9 @@ cmd_start() {
                 --cache-dir "$STATE/compressed" ;;
             recorder) start_python_server recorder tls_recorder.py "$RECORDER_PORT" \
                 --cert "$CERTS/chain.pem" --key "$CERTS/leaf.key" ;;
+            chaos) start_python_server chaos chaos_server.py "$CHAOS_PORT" --cache-dir "$STATE/compressed" ;;
+            tlschaos) start_python_server tlschaos tls_chaos_server.py "$TLS_CHAOS_PORT" \
+                --cert "$CERTS/chain.pem" --key "$CERTS/leaf.key" ;;
         esac
     done
 
@@ -347,6 +365,8 @@ cmd_start() {
     wait_until_ready sink 10
     wait_until_ready compression 10
     wait_until_ready recorder 10
+    wait_until_ready chaos 10
+    wait_until_ready tlschaos 10
     if [ ${#started[@]} -eq 0 ]; then
         log "servers already running (state in $STATE)"
     else
@@ -356,7 +376,7 @@ cmd_start() {
 
 cmd_stop() {
     local name
-    for name in recorder compression sink proxy fault nginx httpbin; do stop_server "$name"; done
+    for name in tlschaos chaos recorder compression sink proxy fault nginx httpbin; do stop_server "$name"; done
     log "servers stopped"
 }
 
@@ -371,6 +391,8 @@ cmd_status() {
             sink) where="$SINK_URL" ;;
             compression) where="$COMPRESSION_URL (cache in $STATE/compressed)" ;;
             recorder) where="$RECORDER_URL (TLS recorder)" ;;
+            chaos) where="$CHAOS_URL (chaos)" ;;
+            tlschaos) where="$TLS_CHAOS_URL (TLS chaos: HTTP/2 faults, handshake faults)" ;;
         esac
         if pid="$(pid_of "$name")"; then
             printf '%-12s running  pid %-7s %s\n' "$name" "$pid" "$where"
@@ -387,7 +409,8 @@ cmd_env() {
     for name in COURIER_HTTPBIN_URL=HTTPBIN_URL COURIER_NGINX_URL=NGINX_URL COURIER_H2C_URL=H2C_URL \
         COURIER_TLS_URL=TLS_URL COURIER_TLS_LOCALHOST_URL=TLS_LOCALHOST_URL COURIER_FAULT_URL=FAULT_URL \
         COURIER_PROXY_URL=PROXY_URL COURIER_SINK_URL=SINK_URL COURIER_COMPRESSION_URL=COMPRESSION_URL \
-        COURIER_TLS_OTHER_URL=TLS_OTHER_URL COURIER_MTLS_URL=MTLS_URL COURIER_TLS_RECORDER_URL=RECORDER_URL; do
+        COURIER_TLS_OTHER_URL=TLS_OTHER_URL COURIER_MTLS_URL=MTLS_URL COURIER_TLS_RECORDER_URL=RECORDER_URL \
+        COURIER_CHAOS_URL=CHAOS_URL COURIER_TLS_CHAOS_URL=TLS_CHAOS_URL; do
         value="${name#*=}"
         printf 'export %s=%q\n' "${name%%=*}" "${!value}"
     done

@@ -44,11 +44,16 @@ Routes (GET or HEAD; other methods get 405)
                 X-Corrupted-Offset) is flipped (XOR 0xFF). gzip (CRC-32), deflate (Adler-32) and zstd (content
                 checksum) always detect it; br and deflate-raw have no checksum, and a flip may only change the
                 decoded bytes (curl 7.88 reports nothing for either at ratio 18): compare with X-Decoded-SHA256.
+      corrupt_at
+                K: the byte at offset K of what is sent (0 <= K < X-Encoded-Length) is flipped instead of the middle
+                one (implies corrupt=1; X-Corrupted-Offset says K): for a matrix of offsets drawn from a seed. An
+                offset past the end is refused with 400, so a test never believes it corrupted a body it did not.
                 truncate, corrupt, delay_ms and reset_at are applied while sending; they never change the cache.
   /bomb?encoding=E&size=N   N decoded zero bytes compressed as tightly as possible: gzip/deflate/deflate-raw level 9
                             (memLevel 9), brotli quality 11 (window 2^24, no flushes), zstd level 19. A
                             decompression bomb. size defaults to 1g and goes up to 16g; encoding (default gzip)
-                            takes the lists above; framing, delay_ms, reset_at, truncate and corrupt work as above.
+                            takes the lists above; framing, delay_ms, reset_at, truncate, corrupt and corrupt_at work as
+                            above.
   anything else             404 with a plain-text list of the routes.
 
 Headers of /compressed and /bomb: Content-Type: application/octet-stream, Content-Encoding (not for identity),
@@ -515,7 +520,7 @@ class Query:
 
 
 COMMON_PARAMETERS = ("encoding", "size", "framing", "seed", "delay_ms", "reset_at", "truncate",
-                     "truncate_bytes", "corrupt", "stall_after", "stall_ms")
+                     "truncate_bytes", "corrupt", "corrupt_at", "stall_after", "stall_ms")
 
 
 class Sending:
@@ -531,6 +536,9 @@ class Sending:
         if "truncate_bytes" in query.values and not self.truncate:
             raise bad_request("truncate_bytes needs truncate=1")
         self.corrupt = query.integer("corrupt", 0, 0, 1)
+        self.corrupt_at = query.integer("corrupt_at", -1, 0, 1 << 40)
+        if self.corrupt_at >= 0:
+            self.corrupt = 1
         self.reset_at = query.integer("reset_at", -1, 0, 1 << 40)
         self.stall_after = query.integer("stall_after", -1, 0, 1 << 40)
         self.stall = query.integer("stall_ms", 0, 0, 60_000) / 1000.0
@@ -546,7 +554,9 @@ def send_body(sock, method, sending, meta, name, encodings, generated, keep_aliv
     if sending.corrupt:
         if sent_length == 0:
             raise bad_request("an empty body has no byte to corrupt")
-        corrupt_offset = sent_length // 2
+        corrupt_offset = sent_length // 2 if sending.corrupt_at < 0 else sending.corrupt_at
+        if corrupt_offset >= sent_length:
+            raise bad_request("corrupt_at must be below the %d bytes sent" % sent_length)
 
     headers = [("Content-Type", "application/octet-stream")]
     coding = content_encoding(encodings)

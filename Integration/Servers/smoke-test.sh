@@ -155,7 +155,63 @@ check "compression truncate=1: decoded bytes differ" "$(decoded "$Z/compressed?e
 check "compression corrupt=1: curl 61" "$(c --compressed -o /dev/null "$Z/compressed?encoding=gzip&size=1m&ratio=18&corrupt=1" 2>/dev/null; echo "exit $?")" 'exit 61'
 check "compression reset_at: curl 56" "$(c -o /dev/null -w '%{size_download}' "$Z/compressed?size=1m&reset_at=1000" 2>/dev/null; echo " exit $?")" '[0-9]+ exit 56'
 check "compression bad parameter: 400" "$(c -o /dev/null -w '%{http_code}' "$Z/compressed?ratio=0")" 400
+check "compression corrupt_at=100: curl 61" "$(c --compressed -o /dev/null "$Z/compressed?encoding=gzip&size=64k&ratio=18&corrupt_at=100" 2>/dev/null; echo "exit $?")" 'exit 61'
+check "compression corrupt_at past the end: 400" "$(c -o /dev/null -w '%{http_code}' "$Z/compressed?encoding=gzip&size=1k&corrupt_at=99999")" 400
 check "compression /bomb (HEAD)" "$(c -I "$Z/bomb?encoding=gzip&size=64m" | tr -d '\r' | grep -i -E '^x-(decoded|encoded)-length' | sort | cut -d' ' -f2 | tr '\n' ' ')" '67108864 6[0-9]{4} '
+check "nginx reports X-Client-Port on /compressed" "$(c --cacert "$COURIER_CA_FILE" -D - -o /dev/null "$COURIER_TLS_URL/compressed?size=1k" | tr -d '\r' | grep -ci '^x-client-port: [0-9]')" 1
+
+# the chaos server (curl 7.88's exit code for each route; -m bounds every check)
+X="$COURIER_CHAOS_URL"
+chaos() { c -m "$1" -o /dev/null -w '%{http_code} %{size_download}' "${@:2}" 2>/dev/null; echo " exit $?"; }
+check "chaos /health" "$(c "$X/health")" ok
+for end in inside no-terminator no-final-crlf; do
+    check "chaos /chunked end=$end: curl 18" "$(chaos 5 "$X/chunked?end=$end")" '200 [0-9]+ exit 18'
+done
+check "chaos /chunked end=complete" "$(chaos 5 "$X/chunked?end=complete")" '200 4096 exit 0'
+for lie in more max; do
+    check "chaos /chunk-lie lie=$lie: curl 18" "$(chaos 5 "$X/chunk-lie?lie=$lie")" '200 107 exit 18'
+done
+for lie in fewer nonhex huge too-long negative; do
+    check "chaos /chunk-lie lie=$lie: curl 56" "$(chaos 5 "$X/chunk-lie?lie=$lie")" '200 0 exit 56'
+done
+check "chaos /chunk-lie lie=more&hold=1: curl 28" "$(chaos 1 "$X/chunk-lie?lie=more&hold=1")" '200 107 exit 28'
+for framing in length chunked; do
+    check "chaos /close-after-head $framing FIN: curl 18" "$(chaos 5 "$X/close-after-head?framing=$framing")" '200 0 exit 18'
+    check "chaos /close-after-head $framing RST: curl 56" "$(chaos 5 "$X/close-after-head?framing=$framing&reset=1")" '200 0 exit 56'
+done
+check "chaos /trickle body: curl 28 at -m" "$(chaos 2 "$X/trickle")" '200 [0-9] exit 28'
+check "chaos /trickle head: curl 28 at -m" "$(chaos 2 "$X/trickle?part=head")" '000 0 exit 28'
+check "chaos /trickle head under a minimum rate: curl 28" "$(chaos 10 -Y 100 -y 1 "$X/trickle?part=head")" '000 0 exit 28'
+check "chaos /trickle head, fast" "$(chaos 5 "$X/trickle?part=head&interval_ms=1&bytes=200")" '200 200 exit 0'
+head -c $((16 << 20)) "$COURIER_FILES_DIR/256m.bin" >"$tmp/16m.bin"
+check "chaos /no-read 16 MiB: curl 28" "$(chaos 2 -H 'Expect:' --data-binary "@$tmp/16m.bin" "$X/no-read")" '000 0 exit 28'
+check "chaos /no-read?answer=413 16 MiB: the 413" "$(chaos 5 -H 'Expect:' --data-binary "@$tmp/16m.bin" "$X/no-read?answer=413")" '413 10 exit 0'
+check "chaos /compressed reset_at=1000: curl 56" "$(chaos 5 "$X/compressed?encoding=identity&size=64k&reset_at=1000")" '200 1000 exit 56'
+check "chaos /compressed corrupt_at=100: curl 61" "$(chaos 5 --compressed "$X/compressed?encoding=gzip&size=64k&ratio=18&corrupt_at=100")" '200 [0-9]+ exit 61'
+check "chaos unknown route: 404" "$(c -o /dev/null -w '%{http_code}' "$X/nope")" 404
+
+# the TLS chaos server: HTTP/2 over TLS (ALPN h2)
+Y="$COURIER_TLS_CHAOS_URL"
+h2chaos() { c -m 5 --cacert "$COURIER_CA_FILE" -o /dev/null -w '%{http_code} %{size_download}' "$@" 2>/dev/null; echo " exit $?"; }
+check "tls-chaos /health over HTTP/2" "$(c --cacert "$COURIER_CA_FILE" -o /dev/null -w '%{http_code} %{http_version}' "$Y/health")" '200 2'
+check "tls-chaos over HTTP/1.1: 505" "$(c --http1.1 --cacert "$COURIER_CA_FILE" -o /dev/null -w '%{http_code}' "$Y/health")" 505
+check "tls-chaos /data is the pattern" "$(c --cacert "$COURIER_CA_FILE" "$Y/data?size=502&seed=3" | sha256sum | cut -c1-64)" \
+    "$(python3 -c 'import sys; sys.stdout.buffer.write(bytes((i + 3) % 251 for i in range(502)))' | sha256sum | cut -c1-64)"
+for code in INTERNAL_ERROR CANCEL PROTOCOL_ERROR; do
+    check "tls-chaos /rst $code after 1000: curl 92" "$(h2chaos "$Y/rst?code=$code&after=1000")" '200 1000 exit 92'
+done
+check "tls-chaos /rst INTERNAL_ERROR before the head: curl 92" "$(h2chaos "$Y/rst?after=-1")" '000 0 exit 92'
+check "tls-chaos /rst NO_ERROR after 1000: curl 18" "$(h2chaos "$Y/rst?code=NO_ERROR&after=1000")" '200 1000 exit 18'
+check "tls-chaos /rst REFUSED_STREAM before the head: curl 56 after 5 retries" "$(h2chaos "$Y/rst?code=REFUSED_STREAM&after=-1")" '000 0 exit 56'
+check "tls-chaos /goaway last=below after 1000: curl 16" "$(h2chaos "$Y/goaway?last=below&after=1000")" '200 1000 exit 16'
+check "tls-chaos /goaway last=below before the head: curl 16" "$(h2chaos "$Y/goaway?last=below&after=-1")" '000 0 exit 16'
+check "tls-chaos /goaway last=stream: the whole body" "$(h2chaos "$Y/goaway?last=stream&after=1000&size=4000000")" '200 4000000 exit 0'
+for fault in alert-handshake-failure alert-internal-error close-after-hello reset-after-hello partial-server-hello stall-after-hello; do
+    port="$(c --cacert "$COURIER_CA_FILE" "$Y/handshake-fault?fault=$fault")"
+    expected=35
+    [ "$fault" != stall-after-hello ] || expected=28
+    check "tls-chaos handshake $fault: curl $expected" "$(c --cacert "$COURIER_CA_FILE" --connect-timeout 1 -m 10 -o /dev/null "https://127.0.0.1:$port/" 2>/dev/null; echo "exit $?")" "exit $expected"
+done
 
 # CourierSecurity's servers: the unrelated chain, mutual TLS, the TLS recorder
 K="$COURIER_CERTS_DIR"

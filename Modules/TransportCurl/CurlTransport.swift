@@ -37,8 +37,8 @@ public final class CurlTransport: Transport {
 
         /// Which HTTP version to speak.
         public var httpVersion: HTTPVersion = .automatic
-        /// Whether requests to one host share an HTTP/2 connection (`CURLMOPT_PIPELINING`,
-        /// `CURLOPT_PIPEWAIT`).
+        /// Whether requests to one host share an HTTP/2 connection (`CURLMOPT_PIPELINING`, and
+        /// `CURLOPT_PIPEWAIT` where HTTP/2 is possible: HTTPS, or ``HTTPVersion/http2``).
         public var multiplexing = true
         /// Idle connections kept for reuse (`CURLMOPT_MAXCONNECTS`); never fewer than
         /// ``maximumConnectionsPerHost``, so a busy host's connections are all kept.

@@ -19,6 +19,44 @@ struct CurlErrorsTests {
         #expect(CurlErrors.kind(of: CURLE_FTP_WEIRD_PASV_REPLY) == .other)
     }
 
+    /// curl reports a broken chunked body under the code of a reset: the detail tells them apart (found by
+    /// the chaos server's /chunk-lie, Integration/Tests/IntegrationTests/ChaosTests.swift).
+    @Test func aBrokenChunkedBodyIsMalformedNotALostConnection() {
+        for detail in [
+            "Illegal or missing hexadecimal sequence in chunked-encoding",
+            "Malformed encoding found in chunked-encoding",
+            "Too long hexadecimal number in chunked-encoding",
+        ] {
+            let error = CurlErrors.transportError(for: CURLE_RECV_ERROR, detail: detail)
+            #expect(error.code == .malformedResponse, "\(detail)")
+            #expect(error.underlyingCode == 56)
+        }
+        #expect(CurlErrors.transportError(for: CURLE_RECV_ERROR, detail: "Recv failure: Connection reset by peer").code == .connectionLost)
+    }
+
+    /// An HTTP/2 stream the server aborted is a lost connection, as a reset is over HTTP/1.1; one reset because
+    /// its frames were wrong is malformed. libcurl 7.88's messages and 8.x's.
+    @Test func http2StreamResetsAreKindedByTheirErrorCode() {
+        let cases: [(String, TransportError.Code)] = [
+            ("HTTP/2 stream 1 was not closed cleanly: INTERNAL_ERROR (err 2)", .connectionLost),
+            ("HTTP/2 stream 7 was not closed cleanly: CANCEL (err 8)", .connectionLost),
+            ("HTTP/2 stream 3 was not closed cleanly: ENHANCE_YOUR_CALM (err 11)", .connectionLost),
+            ("HTTP/2 stream 1 was not closed cleanly: PROTOCOL_ERROR (err 1)", .malformedResponse),
+            ("HTTP/2 stream 1 was not closed cleanly: COMPRESSION_ERROR (err 9)", .malformedResponse),
+            ("HTTP/2 stream 1 reset by server (error 0x2 INTERNAL_ERROR)", .connectionLost),
+            ("HTTP/2 stream 1 reset by curl (error 0x1 PROTOCOL_ERROR)", .malformedResponse),
+            ("HTTP/2 stream 1 reset by server (error 0x6 FRAME_SIZE_ERROR)", .malformedResponse),
+            ("HTTP/2 stream 1 was closed cleanly, but before getting  all response header fields, treated as error", .connectionLost),
+            ("", .malformedResponse),
+        ]
+        for (detail, expected) in cases {
+            #expect(CurlErrors.kind(of: CURLE_HTTP2_STREAM, detail: detail) == expected, "\(detail)")
+        }
+        #expect(CurlErrors.http2ErrorCode(in: "was not closed cleanly: CANCEL (err 8)") == 8)
+        #expect(CurlErrors.http2ErrorCode(in: "reset by server (error 0xb ENHANCE_YOUR_CALM)") == 11)
+        #expect(CurlErrors.http2ErrorCode(in: "Error in the HTTP2 framing layer") == nil)
+    }
+
     @Test func errorsKeepCurlsCodeAndBothMessages() {
         let error = CurlErrors.transportError(for: CURLE_COULDNT_CONNECT, detail: "Failed to connect to 127.0.0.1 port 9")
         #expect(error.underlyingCode == 7)

@@ -29,6 +29,8 @@ enum Servers {
     static var mutualTLS: String { url("COURIER_MTLS_URL") }
     static var tlsRecorder: String { url("COURIER_TLS_RECORDER_URL") }
     static var compression: String { url("COURIER_COMPRESSION_URL") }
+    static var chaos: String { url("COURIER_CHAOS_URL") }
+    static var tlsChaos: String { url("COURIER_TLS_CHAOS_URL") }
 }
 
 /// One transport for the tests that need no special configuration, as an app would share one.

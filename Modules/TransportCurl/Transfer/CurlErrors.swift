@@ -7,10 +7,13 @@ enum CurlErrors {
         let summary = String(cString: curl_easy_strerror(code))
         // curl's detail often repeats its summary; say each thing once.
         let message = detail.isEmpty ? summary : detail.contains(summary) ? detail : "\(summary): \(detail)"
-        return TransportError(kind(of: code), message: message, underlyingCode: Int(code.rawValue))
+        return TransportError(kind(of: code, detail: detail), message: message, underlyingCode: Int(code.rawValue))
     }
 
-    static func kind(of code: CURLcode) -> TransportError.Code {
+    /// The kind of a failure: from curl's code, and from its detail message where one code covers failures
+    /// of different kinds (a broken chunked body and a reset are both `CURLE_RECV_ERROR`; a malformed HTTP/2
+    /// stream and one the server aborted are both `CURLE_HTTP2_STREAM`).
+    static func kind(of code: CURLcode, detail: String = "") -> TransportError.Code {
         switch code {
         case CURLE_OPERATION_TIMEDOUT:
             return .timedOut
@@ -23,11 +26,17 @@ enum CurlErrors {
              CURLE_SSL_ENGINE_NOTFOUND, CURLE_SSL_ENGINE_SETFAILED, CURLE_SSL_CRL_BADFILE,
              CURLE_SSL_ISSUER_ERROR, CURLE_SSL_INVALIDCERTSTATUS, CURLE_SSL_SHUTDOWN_FAILED, CURLE_SSL_CLIENTCERT:
             return .tlsFailure
-        case CURLE_WEIRD_SERVER_REPLY, CURLE_UNSUPPORTED_PROTOCOL, CURLE_HTTP2, CURLE_HTTP2_STREAM,
-             CURLE_BAD_CONTENT_ENCODING:
+        case CURLE_HTTP2_STREAM:
+            return http2StreamKind(detail)
+        case CURLE_WEIRD_SERVER_REPLY, CURLE_UNSUPPORTED_PROTOCOL, CURLE_HTTP2, CURLE_BAD_CONTENT_ENCODING:
             return .malformedResponse
         case CURLE_PARTIAL_FILE:
             return .truncatedBody
+        case CURLE_RECV_ERROR where detail.contains("chunked-encoding"):
+            // A chunk-size line that is no size, or chunk data not followed by CRLF: curl says "Illegal or
+            // missing hexadecimal sequence", "Malformed encoding found" or "Too long hexadecimal number" "in
+            // chunked-encoding" under the receive error's code. The server broke HTTP; retrying won't help.
+            return .malformedResponse
         case CURLE_GOT_NOTHING, CURLE_RECV_ERROR:
             // Receive errors are almost always a connection reset or closed under us.
             return .connectionLost
@@ -38,5 +47,34 @@ enum CurlErrors {
         default:
             return .other
         }
+    }
+
+    /// HTTP/2 error codes (RFC 9113 section 7) that say the frames themselves were wrong: PROTOCOL_ERROR,
+    /// FLOW_CONTROL_ERROR, FRAME_SIZE_ERROR, COMPRESSION_ERROR.
+    static let malformedHTTP2ErrorCodes: Set<Int> = [0x1, 0x3, 0x6, 0x9]
+
+    /// A stream that ended without its whole response. Reset with an abort (INTERNAL_ERROR, CANCEL,
+    /// REFUSED_STREAM...), or closed before its head, it is the HTTP/2 form of a reset connection: nginx
+    /// sends RST_STREAM INTERNAL_ERROR where over HTTP/1.1 it would close the connection. Reset because the
+    /// frames were wrong, it is a malformed response.
+    static func http2StreamKind(_ detail: String) -> TransportError.Code {
+        if let code = http2ErrorCode(in: detail) {
+            return malformedHTTP2ErrorCodes.contains(code) ? .malformedResponse : .connectionLost
+        }
+        // "was closed cleanly, but before getting all response header fields", "was not closed cleanly
+        // before end of the underlying stream": the stream or its connection ended early.
+        return detail.contains("closed cleanly") ? .connectionLost : .malformedResponse
+    }
+
+    /// The RST_STREAM error code in curl's message: "(err 2)" in libcurl 7.x ("HTTP/2 stream 1 was not
+    /// closed cleanly: INTERNAL_ERROR (err 2)"), "(error 0x2 INTERNAL_ERROR)" in 8.x ("HTTP/2 stream 1 reset
+    /// by server (error 0x2 INTERNAL_ERROR)").
+    static func http2ErrorCode(in detail: String) -> Int? {
+        for (marker, radix) in [("(err ", 10), ("(error 0x", 16)] {
+            guard let range = detail.firstRange(of: marker) else { continue }
+            let digits = detail[range.upperBound...].prefix { $0.isHexDigit }
+            if let code = Int(digits, radix: radix) { return code }
+        }
+        return nil
     }
 }

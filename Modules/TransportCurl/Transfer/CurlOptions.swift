@@ -19,7 +19,6 @@ enum CurlOptions {
         ccurl_easy_setopt_read_function(easy.raw, curlReadCallback)
         ccurl_easy_setopt_seek_function(easy.raw, curlSeekCallback)
         ccurl_easy_setopt_xferinfo_function(easy.raw, curlProgressCallback)
-        easy.set(CURLOPT_PIPEWAIT, options.multiplexing ? 1 : 0)
         if options.automaticDecompression {
             // Advertised by curl, decoded by Courier (`DecodedResponseBody`): libcurl's own decoding
             // runs inside its read and, while the reader is behind, holds everything one read
@@ -157,6 +156,15 @@ enum CurlOptions {
         }
         easy.set(CURLOPT_FRESH_CONNECT, freshConnection ? 1 : 0)
         easy.set(CURLOPT_FORBID_REUSE, freshConnection ? 1 : 0)
+        // PIPEWAIT makes a request wait for a connection to the same host whose ability to multiplex is not
+        // known yet, rather than open its own. Over TLS that is known at the handshake (ALPN). In cleartext it
+        // is known only once that connection's response head arrives, so a slow first answer would hold every
+        // other request to the host until its head or its timeout (found by ChaosTests), and for nothing: the
+        // automatic version never speaks HTTP/2 in cleartext. With prior knowledge (.http2) a cleartext
+        // connection is HTTP/2 from its first byte, so the wait is short there.
+        let mayMultiplex = options.multiplexing && options.httpVersion != .http1_1
+            && (request.scheme == "https" || options.httpVersion == .http2)
+        easy.set(CURLOPT_PIPEWAIT, mayMultiplex ? 1 : 0)
 
         // Timeouts (0 means curl's default: none, or 300 s to connect)
         let timeouts = transfer.context.timeouts

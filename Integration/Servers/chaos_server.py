@@ -1,0 +1,354 @@
+#!/usr/bin/env python3
+"""Courier's chaos server: an HTTP/1.1 server that breaks responses the way real networks and broken servers do,
+for the chaos tests (Integration/Tests/IntegrationTests/ChaosTests.swift). The fault server (fault_server.py)
+has one route per fault at fixed sizes; this one cuts, resets, lies and stalls at chosen offsets so that tests
+can sweep them. It runs on its own port, used by the chaos tests only, so a test can count its own connections.
+
+Each connection serves one request and is closed (every answer says `Connection: close`). The request head is
+read first; a request body announced by Content-Length is read and dropped, except by /no-read, which never
+reads it. Bodies are deterministic: `random.Random(seed).randbytes(size)` (seed 0 unless given).
+
+Routes (GET, or any method; the answers are the same)
+  /health                   200 "ok\\n": the readiness probe of Scripts/servers.sh, and the tests' good request.
+  /compressed, /bomb        The compression server's routes and parameters (compression_server.py's docstring:
+                            encoding, size, ratio, framing, seed, reset_at, corrupt_at, truncate...), served
+                            here from the same cache so that the reset and corruption matrices run on this port.
+                            One request per connection.
+  /chunked?size=N&end=E&seed=S
+                            200, `Transfer-Encoding: chunked`, N bytes (default 4096) in chunks of at most 1000
+                            bytes, ending as E says, then the connection is closed (FIN):
+      end=inside            the last chunk's size line announces it whole but only half of its bytes follow
+      end=no-terminator     every chunk whole, no terminating 0-chunk
+      end=no-final-crlf     the 0-chunk without the blank line after it ("0\\r\\n" and nothing more)
+      end=complete          a correct body (the control case)
+  /chunk-lie?lie=L&hold=H   200, chunked, a first chunk of 100 bytes (`a` * 100) whose size line lies, then the
+                            rest of a correct body ("\\r\\n0\\r\\n\\r\\n"); then FIN, or with hold=1 the connection
+                            is kept open (until the client closes it, at most 120 s) instead:
+      lie=more              the size line says 0x1000 (4096): more bytes than follow
+      lie=fewer             the size line says 0x10 (16): fewer than follow
+      lie=nonhex            the size line is "zz"
+      lie=huge              the size line is "ffffffffffffffff" (2^64 - 1: beyond a signed 64-bit count)
+      lie=too-long          the size line is "1" followed by 16 zeros (17 hex digits)
+      lie=max               the size line is "7fffffffffffffff" (2^63 - 1, the largest a 64-bit count takes)
+      lie=negative          the size line is "-10"
+  /close-after-head?framing=F&reset=R
+                            A 200 head announcing 1000 bytes (framing=length, the default) or a chunked body
+                            (framing=chunked), then the connection is closed before any body byte: a FIN, or
+                            with reset=1 a TCP RST (SO_LINGER 0).
+  /trickle?part=P&interval_ms=M&bytes=N
+                            A slow server. part=body (the default): a 200 head at once with `Content-Length: N`
+                            (default 60), then one byte (`*`) every M ms (default 1000). part=head: the same
+                            answer, but its status line and headers (about 130 bytes, padded with an `X-Pad`
+                            header to at least N bytes) also go out one byte every M ms. At most 3600 bytes;
+                            the writes stop when the client goes away.
+  /no-read?answer=A&hold_ms=M
+                            Reads the request head and never a byte of its body. answer=none (the default):
+                            answers nothing and keeps the socket open, unread, until the client closes it or M ms
+                            pass (default 60000), then closes it. answer=413: at once a `413 Payload Too Large`
+                            (with `Connection: close` and a short body), then closes the socket with the body
+                            unread, which makes the kernel send a TCP RST (the request bytes it still holds are
+                            discarded).
+  anything else             404 with a plain-text list of the routes; a bad parameter: 400.
+
+What curl 7.88 (the command-line tool) reports for each is in Integration/Servers/README.md.
+
+Usage: chaos_server.py [--host 127.0.0.1] --port PORT [--pid-file FILE] [--cache-dir DIR]
+It listens on 127.0.0.1 only (any other --host is refused) and exits on SIGTERM or SIGINT.
+"""
+
+import os
+import random
+import socket
+import socketserver
+import struct
+import sys
+import time
+from urllib.parse import parse_qs, urlsplit
+
+import compression_server
+import loopback_server
+from loopback_server import head_bytes
+
+MAX_HEAD = 64 * 1024
+MAX_TRICKLE = 3600
+HOLD_LIMIT = 120.0
+CHUNK = 1000
+
+
+def log(message):
+    sys.stderr.write("%s chaos_server: %s\n" % (time.strftime("%Y-%m-%d %H:%M:%S"), message))
+    sys.stderr.flush()
+
+
+class BadRequest(Exception):
+    pass
+
+
+def read_head(sock):
+    """(method, target, headers, bytes read past the head) of one request, or None when the client closed
+    before sending a whole head. Reads nothing of the body beyond what came with the head."""
+    data = b""
+    while b"\r\n\r\n" not in data:
+        chunk = sock.recv(65536)
+        if not chunk:
+            return None
+        data += chunk
+        if len(data) > MAX_HEAD:
+            raise BadRequest("request head too large")
+    head, _, rest = data.partition(b"\r\n\r\n")
+    method, target, _version, headers = loopback_server.parse_request_head(head, BadRequest)
+    return method, target, headers, rest
+
+
+def drain_body(sock, headers, already):
+    """Reads and drops a Content-Length request body (chunked request bodies are not expected here)."""
+    try:
+        remaining = int(headers.get("content-length", "0") or "0") - len(already)
+    except ValueError:
+        raise BadRequest("bad Content-Length")
+    while remaining > 0:
+        chunk = sock.recv(min(remaining, 65536))
+        if not chunk:
+            return
+        remaining -= len(chunk)
+
+
+class Query:
+    def __init__(self, text):
+        self.values = parse_qs(text)
+
+    def integer(self, name, default, low, high):
+        values = self.values.get(name)
+        if not values:
+            return default
+        try:
+            value = int(values[0])
+        except ValueError:
+            raise BadRequest("%s must be an integer" % name)
+        if not low <= value <= high:
+            raise BadRequest("%s must be in %d...%d" % (name, low, high))
+        return value
+
+    def choice(self, name, default, allowed):
+        value = (self.values.get(name) or [default])[0]
+        if value not in allowed:
+            raise BadRequest("%s must be one of %s" % (name, ", ".join(allowed)))
+        return value
+
+
+def simple_response(status, body):
+    return head_bytes(status, [
+        ("Content-Type", "text/plain"),
+        ("Content-Length", str(len(body))),
+        ("Connection", "close"),
+    ]) + body
+
+
+def reset(sock):
+    # l_onoff 1, l_linger 0: close() aborts the connection with an RST instead of a FIN.
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+    sock.close()
+
+
+def hold(sock, seconds):
+    """Keeps the connection open, reading and dropping whatever comes, until the client closes or `seconds`
+    pass."""
+    sock.settimeout(1.0)
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        try:
+            if not sock.recv(65536):
+                return
+        except socket.timeout:
+            continue
+
+
+def chunked_head():
+    return head_bytes("200 OK", [
+        ("Content-Type", "application/octet-stream"),
+        ("Transfer-Encoding", "chunked"),
+        ("Connection", "close"),
+    ])
+
+
+ROUTES, route = loopback_server.route_table()
+
+
+@route("/health")
+def health(sock, method, query_text):
+    sock.sendall(simple_response("200 OK", b"ok\n"))
+
+
+@route("/compressed")
+@route("/bomb")
+def compressed(sock, method, query_text, path=None):
+    # keep_alive False: the compression server's code then says `Connection: close`, and returning closes
+    # the socket (a FIN) unless reset_at already reset it.
+    try:
+        compression_server.ROUTES[path](sock, method, query_text, False)
+    except compression_server.HTTPError as error:
+        sock.sendall(simple_response(error.status, ("%s\n" % error).encode()))
+
+
+@route("/chunked")
+def chunked(sock, method, query_text):
+    query = Query(query_text)
+    size = query.integer("size", 4096, 1, 1 << 24)
+    end = query.choice("end", "inside", ("inside", "no-terminator", "no-final-crlf", "complete"))
+    body = random.Random(query.integer("seed", 0, 0, 1 << 62)).randbytes(size)
+    out = [chunked_head()]
+    pieces = [body[offset:offset + CHUNK] for offset in range(0, size, CHUNK)]
+    for index, piece in enumerate(pieces):
+        if end == "inside" and index == len(pieces) - 1:
+            out.append(b"%x\r\n" % len(piece) + piece[:max(1, len(piece) // 2)])
+            break
+        out.append(b"%x\r\n" % len(piece) + piece + b"\r\n")
+    if end == "no-final-crlf":
+        out.append(b"0\r\n")
+    elif end == "complete":
+        out.append(b"0\r\n\r\n")
+    sock.sendall(b"".join(out))
+
+
+LIES = {
+    "more": b"1000",
+    "fewer": b"10",
+    "nonhex": b"zz",
+    "huge": b"ffffffffffffffff",
+    "too-long": b"1" + b"0" * 16,
+    "max": b"7fffffffffffffff",
+    "negative": b"-10",
+}
+
+
+@route("/chunk-lie")
+def chunk_lie(sock, method, query_text):
+    query = Query(query_text)
+    lie = query.choice("lie", "more", tuple(LIES))
+    keep = query.integer("hold", 0, 0, 1)
+    sock.sendall(chunked_head() + LIES[lie] + b"\r\n" + b"a" * 100 + b"\r\n0\r\n\r\n")
+    if keep:
+        hold(sock, HOLD_LIMIT)
+
+
+@route("/close-after-head")
+def close_after_head(sock, method, query_text):
+    query = Query(query_text)
+    framing = query.choice("framing", "length", ("length", "chunked"))
+    abort = query.integer("reset", 0, 0, 1)
+    if framing == "length":
+        sock.sendall(head_bytes("200 OK", [
+            ("Content-Type", "application/octet-stream"),
+            ("Content-Length", "1000"),
+            ("Connection", "close"),
+        ]))
+    else:
+        sock.sendall(chunked_head())
+    if abort:
+        reset(sock)
+
+
+@route("/trickle")
+def trickle(sock, method, query_text):
+    query = Query(query_text)
+    part = query.choice("part", "body", ("body", "head"))
+    interval = query.integer("interval_ms", 1000, 0, 60_000) / 1000.0
+    count = query.integer("bytes", 60, 0, MAX_TRICKLE)
+    headers = [
+        ("Content-Type", "application/octet-stream"),
+        ("Content-Length", str(count)),
+        ("Connection", "close"),
+    ]
+    head = head_bytes("200 OK", headers)
+    if part == "head":
+        if len(head) < count:
+            head = head_bytes("200 OK", headers + [("X-Pad", "p" * (count - len(head) - 9))])
+        for index in range(len(head)):
+            sock.sendall(head[index:index + 1])
+            time.sleep(interval)
+        sock.sendall(b"*" * count)
+        return
+    sock.sendall(head)
+    for _ in range(count):
+        time.sleep(interval)
+        sock.sendall(b"*")
+
+
+@route("/no-read")
+def no_read(sock, method, query_text):
+    query = Query(query_text)
+    answer = query.choice("answer", "none", ("none", "413"))
+    hold_ms = query.integer("hold_ms", 60_000, 0, int(HOLD_LIMIT * 1000))
+    if answer == "413":
+        sock.sendall(simple_response("413 Payload Too Large", b"too large\n"))
+        # close() with unread bytes in the receive queue: the kernel answers with an RST (RFC 2525, 2.17).
+        sock.close()
+        return
+    # Not a single recv: the client's bytes pile up in the socket buffers until its writes block.
+    deadline = time.monotonic() + hold_ms / 1000.0
+    while time.monotonic() < deadline:
+        time.sleep(0.1)
+        try:
+            # MSG_PEEK reads nothing, so the body stays unread; it only notices a client that closed.
+            if sock.recv(1, socket.MSG_PEEK | socket.MSG_DONTWAIT) == b"":
+                return
+        except BlockingIOError:
+            continue
+        except OSError:
+            return
+
+
+READS_BODY = {"/no-read": False}
+
+
+def not_found(sock, method, query_text):
+    listing = "".join("%s\n" % path for path in sorted(ROUTES)).encode()
+    sock.sendall(simple_response("404 Not Found", b"no such route; routes:\n" + listing))
+
+
+class Handler(socketserver.BaseRequestHandler):
+    def handle(self):
+        sock = self.request
+        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        sock.settimeout(HOLD_LIMIT)
+        try:
+            request = read_head(sock)
+            if request is None:
+                return
+            method, target, headers, rest = request
+            parts = urlsplit(target)
+            if READS_BODY.get(parts.path, True):
+                drain_body(sock, headers, rest)
+            handler = ROUTES.get(parts.path, not_found)
+            if handler is compressed:
+                compressed(sock, method, parts.query, parts.path)
+            else:
+                handler(sock, method, parts.query)
+        except BadRequest as error:
+            try:
+                sock.sendall(simple_response("400 Bad Request", ("%s\n" % error).encode()))
+            except OSError:
+                pass
+        except OSError:
+            pass  # The client went away mid-fault: that is its right.
+
+
+class Server(socketserver.ThreadingTCPServer):
+    allow_reuse_address = True
+    daemon_threads = True
+    request_queue_size = 256
+
+
+def main():
+    def more(parser):
+        parser.add_argument("--cache-dir", default=None,
+                            help="the compression server's cache (default $COURIER_STATE_DIR/compressed)")
+
+    parsed = loopback_server.arguments("Courier's chaos server (see the module docstring).", more)
+    compression_server.CACHE_DIR = os.path.abspath(parsed.cache_dir or compression_server.default_cache_dir())
+    os.makedirs(compression_server.CACHE_DIR, exist_ok=True)
+    loopback_server.serve(Server(("127.0.0.1", parsed.port), Handler), parsed, log)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,476 @@
+#!/usr/bin/env python3
+"""Courier's TLS chaos server: HTTP/2 over TLS (ALPN h2, with the `h2` package pinned in requirements.txt) that
+ends streams and connections mid-response on purpose, and TLS listeners whose handshakes fail on purpose, for
+the chaos tests (Integration/Tests/IntegrationTests/ChaosTests.swift).
+
+HTTP/2 is served over TLS only (chain.pem and leaf.key, trusted through root.pem), never as h2c: libcurl 7.88
+cannot reuse an h2c prior-knowledge connection (Integration/Servers/README.md, "Surprises"). A client that does
+not offer h2 by ALPN gets an HTTP/1.1 `505 HTTP Version Not Supported`. Connections stay open between requests;
+requests on one connection are answered one after the other, in the order they complete.
+
+HTTP/2 routes (GET; the query parameters are optional)
+  /health                   200 "ok\\n": the readiness probe of Scripts/servers.sh, and the tests' good request.
+  /data?size=N&seed=S       200 with N bytes (default 65536, at most 64 MiB) and `content-length: N`: a complete
+                            answer. Every body of this server is byte i = (i + S) mod 251 (S defaults to 0): a
+                            client can check it without a hash, and a lost, repeated or misplaced frame shows,
+                            since 251 (a prime) divides no frame size.
+  /rst?code=C&after=K&size=N&seed=S
+                            A 200 head announcing N bytes (default 65536), K of them (default 1000; -1: no
+                            head at all), then RST_STREAM with error code C (default INTERNAL_ERROR; any name
+                            of RFC 9113 section 7: NO_ERROR, PROTOCOL_ERROR, CANCEL, REFUSED_STREAM...). The
+                            connection stays open and serves later requests.
+  /goaway?last=L&after=K&size=N&code=C&seed=S
+                            A 200 head announcing N bytes (default 65536) and K of them (default 1000; -1: no
+                            head at all), then GOAWAY with error code C (default NO_ERROR) and
+      last=below            last-stream-id below this stream (the stream before it, or 0): the server says it
+                            never processed the request. Then the connection is closed (close_notify, FIN).
+      last=stream           last-stream-id = this stream (a graceful shutdown): the rest of the body follows,
+                            the stream ends normally, then the connection is closed. The request must succeed.
+  /handshake-fault?fault=F  200 with the port (as text) of a TLS listener on 127.0.0.1 (made once per fault)
+                            whose every handshake fails as F says:
+      alert-handshake-failure  a fatal handshake_failure alert in answer to the ClientHello (from OpenSSL's
+                            server-name callback, so before any ServerHello)
+      alert-internal-error  the same with internal_error
+      close-after-hello     reads the ClientHello, then closes the TCP connection (FIN) without a byte
+      reset-after-hello     reads the ClientHello, then resets the TCP connection (RST)
+      partial-server-hello  reads the ClientHello, sends the first half of the ServerHello record (a real one,
+                            made by OpenSSL), then closes (FIN)
+      stall-after-hello     reads the ClientHello and then sends nothing until the client closes (at most
+                            120 s): only the client's connect timeout ends it
+  anything else             404 with a plain-text list of the routes; a bad parameter: 400.
+
+What curl 7.88 (the command-line tool) reports for each is in Integration/Servers/README.md.
+
+Usage: tls_chaos_server.py --port PORT --cert CHAIN.pem --key KEY.pem [--pid-file FILE]
+It listens on 127.0.0.1 only and exits on SIGTERM or SIGINT.
+"""
+
+import socket
+import socketserver
+import ssl
+import struct
+import sys
+import threading
+import time
+from collections import deque
+from urllib.parse import parse_qs, urlsplit
+
+import h2.config
+import h2.connection
+import h2.events
+import h2.exceptions
+from h2.errors import ErrorCodes
+from hyperframe.frame import GoAwayFrame
+
+import loopback_server
+
+MAX_DATA = 64 << 20
+IDLE_TIMEOUT = 120.0
+HOLD_LIMIT = 120.0
+
+
+def log(message):
+    sys.stderr.write("%s tls_chaos_server: %s\n" % (time.strftime("%Y-%m-%d %H:%M:%S"), message))
+    sys.stderr.flush()
+
+
+class BadRequest(Exception):
+    pass
+
+
+class Query:
+    def __init__(self, text):
+        self.values = parse_qs(text)
+
+    def integer(self, name, default, low, high):
+        values = self.values.get(name)
+        if not values:
+            return default
+        try:
+            value = int(values[0])
+        except ValueError:
+            raise BadRequest("%s must be an integer" % name)
+        if not low <= value <= high:
+            raise BadRequest("%s must be in %d...%d" % (name, low, high))
+        return value
+
+    def choice(self, name, default, allowed):
+        value = (self.values.get(name) or [default])[0]
+        if value not in allowed:
+            raise BadRequest("%s must be one of %s" % (name, ", ".join(allowed)))
+        return value
+
+    def error_code(self, name, default):
+        return ErrorCodes[self.choice(name, default, tuple(ErrorCodes.__members__))]
+
+
+class StreamGone(Exception):
+    """The client reset the stream being answered."""
+
+
+class Exchange:
+    """One HTTP/2 connection: the h2 state machine, the socket, and the requests waiting for an answer."""
+
+    def __init__(self, tls):
+        self.tls = tls
+        self.conn = h2.connection.H2Connection(h2.config.H2Configuration(client_side=False, header_encoding="utf-8"))
+        self.requests = {}   # stream id -> headers, until the request ends
+        self.ready = deque()  # (stream id, headers) of whole requests
+        self.reset_streams = set()
+        self.closed = False
+
+    def flush(self):
+        data = self.conn.data_to_send()
+        if data:
+            self.tls.sendall(data)
+
+    def pump(self):
+        """Reads once from the socket and handles what came. Returns False when the client closed."""
+        data = self.tls.recv(65536)
+        if not data:
+            self.closed = True
+            return False
+        for event in self.conn.receive_data(data):
+            if isinstance(event, h2.events.RequestReceived):
+                self.requests[event.stream_id] = dict(event.headers)
+                if event.stream_ended is not None:
+                    self.ready.append((event.stream_id, self.requests.pop(event.stream_id)))
+            elif isinstance(event, h2.events.StreamEnded):
+                if event.stream_id in self.requests:
+                    self.ready.append((event.stream_id, self.requests.pop(event.stream_id)))
+            elif isinstance(event, h2.events.DataReceived):
+                self.conn.acknowledge_received_data(event.flow_controlled_length, event.stream_id)
+            elif isinstance(event, h2.events.StreamReset):
+                self.reset_streams.add(event.stream_id)
+            elif isinstance(event, h2.events.ConnectionTerminated):
+                self.closed = True
+        self.flush()
+        return not self.closed
+
+    def send_head(self, stream_id, status, headers, end_stream=False):
+        self.conn.send_headers(stream_id, [(":status", str(status))] + headers, end_stream=end_stream)
+        self.flush()
+
+    def send_body(self, stream_id, data, end_stream):
+        """Sends `data` as flow control allows, reading WINDOW_UPDATEs as it goes."""
+        view = memoryview(data)
+        while view:
+            if stream_id in self.reset_streams:
+                raise StreamGone()
+            window = min(self.conn.local_flow_control_window(stream_id), self.conn.max_outbound_frame_size)
+            if window <= 0:
+                if not self.pump():
+                    raise StreamGone()
+                continue
+            self.conn.send_data(stream_id, view[:window].tobytes())
+            view = view[window:]
+            self.flush()
+        if end_stream:
+            self.conn.end_stream(stream_id)
+            self.flush()
+
+    def send_goaway(self, last_stream_id, code):
+        """A GOAWAY written past the h2 state machine, which would refuse to send anything after its own: a
+        graceful GOAWAY is followed by the rest of the answer."""
+        frame = GoAwayFrame(0)
+        frame.last_stream_id = last_stream_id
+        frame.error_code = int(code)
+        self.flush()
+        self.tls.sendall(frame.serialize())
+
+    def close(self):
+        """close_notify (waiting at most 1 s for the client's), then FIN."""
+        try:
+            self.tls.settimeout(1.0)
+            self.tls.unwrap().close()
+        except (OSError, ValueError):
+            try:
+                self.tls.close()
+            except OSError:
+                pass
+        self.closed = True
+
+
+PERIOD = bytes(range(251))
+
+
+def body_bytes(query, default_size):
+    """Byte i is (i + seed) mod 251 (see the docstring)."""
+    size = query.integer("size", default_size, 0, MAX_DATA)
+    start = query.integer("seed", 0, 0, 1 << 62) % 251
+    return (PERIOD * (size // 251 + 2))[start:start + size]
+
+
+def octet_head(length):
+    return [("content-type", "application/octet-stream"), ("content-length", str(length))]
+
+
+ROUTES, route = loopback_server.route_table()
+
+
+@route("/health")
+def health(exchange, stream_id, query):
+    exchange.send_head(stream_id, 200, [("content-type", "text/plain"), ("content-length", "3")])
+    exchange.send_body(stream_id, b"ok\n", True)
+
+
+@route("/data")
+def data(exchange, stream_id, query):
+    body = body_bytes(query, 65536)
+    exchange.send_head(stream_id, 200, octet_head(len(body)), end_stream=not body)
+    if body:
+        exchange.send_body(stream_id, body, True)
+
+
+@route("/rst")
+def rst(exchange, stream_id, query):
+    code = query.error_code("code", "INTERNAL_ERROR")
+    body = body_bytes(query, 65536)
+    after = query.integer("after", 1000, -1, len(body))
+    if after >= 0:
+        exchange.send_head(stream_id, 200, octet_head(len(body)))
+        exchange.send_body(stream_id, body[:after], False)
+    exchange.conn.reset_stream(stream_id, error_code=code)
+    exchange.flush()
+
+
+@route("/goaway")
+def goaway(exchange, stream_id, query):
+    last = query.choice("last", "below", ("below", "stream"))
+    code = query.error_code("code", "NO_ERROR")
+    body = body_bytes(query, 65536)
+    after = query.integer("after", 1000, -1, len(body))
+    if after >= 0:
+        exchange.send_head(stream_id, 200, octet_head(len(body)))
+        exchange.send_body(stream_id, body[:after], False)
+    if last == "below":
+        # Client streams are odd: the one before this is stream_id - 2 (0 for the first).
+        exchange.send_goaway(max(0, stream_id - 2), code)
+        exchange.close()
+        return
+    exchange.send_goaway(stream_id, code)
+    if after < 0:
+        exchange.send_head(stream_id, 200, octet_head(len(body)))
+    exchange.send_body(stream_id, body[max(after, 0):], True)
+    exchange.close()
+
+
+@route("/handshake-fault")
+def handshake_fault(exchange, stream_id, query):
+    fault = query.choice("fault", "alert-handshake-failure", tuple(HANDSHAKE_FAULTS))
+    port = b"%d\n" % HandshakeFaultListener.port_for(fault)
+    exchange.send_head(stream_id, 200, [("content-type", "text/plain"), ("content-length", str(len(port)))])
+    exchange.send_body(stream_id, port, True)
+
+
+def not_found(exchange, stream_id, query):
+    listing = ("no such route; routes:\n" + "".join("%s\n" % path for path in sorted(ROUTES))).encode()
+    exchange.send_head(stream_id, 404, [("content-type", "text/plain"), ("content-length", str(len(listing)))])
+    exchange.send_body(stream_id, listing, True)
+
+
+def answer(exchange, stream_id, headers):
+    parts = urlsplit(headers.get(":path", "/"))
+    try:
+        ROUTES.get(parts.path, not_found)(exchange, stream_id, Query(parts.query))
+    except BadRequest as error:
+        text = ("%s\n" % error).encode()
+        exchange.send_head(stream_id, 400, [("content-type", "text/plain"), ("content-length", str(len(text)))])
+        exchange.send_body(stream_id, text, True)
+    except StreamGone:
+        pass  # The client reset the stream: nothing more to send on it.
+
+
+# --- TLS handshake faults -----------------------------------------------------------------------------------
+
+def read_client_hello(sock):
+    """Reads one TLS record (the ClientHello) from a raw socket; returns it, or None when the client closed."""
+    data = b""
+    while len(data) < 5 or len(data) < 5 + struct.unpack("!H", data[3:5])[0]:
+        chunk = sock.recv(65536)
+        if not chunk:
+            return None
+        data += chunk
+    return data
+
+
+def hold(sock):
+    sock.settimeout(1.0)
+    deadline = time.monotonic() + HOLD_LIMIT
+    while time.monotonic() < deadline:
+        try:
+            if not sock.recv(65536):
+                return
+        except socket.timeout:
+            continue
+
+
+def alert_fault(description):
+    def run(listener, sock):
+        tls = listener.alert_contexts[description].wrap_socket(sock, server_side=True, do_handshake_on_connect=False)
+        try:
+            tls.do_handshake()
+        except (ssl.SSLError, OSError):
+            pass  # Expected: the callback's alert ended the handshake.
+        finally:
+            tls.close()
+    return run
+
+
+def close_after_hello(listener, sock):
+    read_client_hello(sock)
+    sock.close()
+
+
+def reset_after_hello(listener, sock):
+    read_client_hello(sock)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+    sock.close()
+
+
+def partial_server_hello(listener, sock):
+    hello = read_client_hello(sock)
+    if hello is None:
+        return
+    incoming, outgoing = ssl.MemoryBIO(), ssl.MemoryBIO()
+    machine = listener.context.wrap_bio(incoming, outgoing, server_side=True)
+    incoming.write(hello)
+    try:
+        machine.do_handshake()
+    except ssl.SSLWantReadError:
+        pass  # It has written its flight and waits for the client's: what we want.
+    flight = outgoing.read()
+    first_record = flight[:5 + struct.unpack("!H", flight[3:5])[0]]
+    sock.sendall(first_record[:len(first_record) // 2])
+    sock.close()
+
+
+def stall_after_hello(listener, sock):
+    read_client_hello(sock)
+    hold(sock)
+    sock.close()
+
+
+HANDSHAKE_FAULTS = {
+    "alert-handshake-failure": alert_fault(ssl.ALERT_DESCRIPTION_HANDSHAKE_FAILURE),
+    "alert-internal-error": alert_fault(ssl.ALERT_DESCRIPTION_INTERNAL_ERROR),
+    "close-after-hello": close_after_hello,
+    "reset-after-hello": reset_after_hello,
+    "partial-server-hello": partial_server_hello,
+    "stall-after-hello": stall_after_hello,
+}
+
+
+class HandshakeFaultListener:
+    """A listener on 127.0.0.1 (a port the kernel picks) whose connections all run one handshake fault."""
+
+    CERT = None
+    KEY = None
+    _lock = threading.Lock()
+    _listeners = {}
+
+    @classmethod
+    def port_for(cls, fault):
+        with cls._lock:
+            if fault not in cls._listeners:
+                cls._listeners[fault] = cls(fault)
+            return cls._listeners[fault].port
+
+    def __init__(self, fault):
+        self.run = HANDSHAKE_FAULTS[fault]
+        self.context = server_context(self.CERT, self.KEY, ["h2", "http/1.1"])
+        self.alert_contexts = {}
+        for description in (ssl.ALERT_DESCRIPTION_HANDSHAKE_FAILURE, ssl.ALERT_DESCRIPTION_INTERNAL_ERROR):
+            context = server_context(self.CERT, self.KEY, ["h2", "http/1.1"])
+            # OpenSSL calls the server-name callback for every ClientHello (with None when it names no
+            # server); returning an alert description aborts the handshake with that fatal alert.
+            context.sni_callback = lambda tls, name, ctx, description=description: description
+            self.alert_contexts[description] = context
+        self.listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        self.listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        self.listener.bind(("127.0.0.1", 0))
+        self.listener.listen(64)
+        self.port = self.listener.getsockname()[1]
+        log("handshake fault %s on 127.0.0.1:%d" % (fault, self.port))
+        threading.Thread(target=self.accept_loop, daemon=True).start()
+
+    def accept_loop(self):
+        while True:
+            sock, _ = self.listener.accept()
+            sock.settimeout(10.0)
+            threading.Thread(target=self.serve, args=(sock,), daemon=True).start()
+
+    def serve(self, sock):
+        try:
+            self.run(self, sock)
+        except OSError:
+            pass
+        finally:
+            try:
+                sock.close()
+            except OSError:
+                pass
+
+
+# --- the HTTP/2 listener --------------------------------------------------------------------------------------
+
+def server_context(cert, key, protocols):
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    context.load_cert_chain(cert, key)
+    context.set_alpn_protocols(protocols)
+    return context
+
+
+class Handler(socketserver.BaseRequestHandler):
+    def handle(self):
+        raw = self.request
+        raw.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        raw.settimeout(IDLE_TIMEOUT)
+        try:
+            tls = self.server.context.wrap_socket(raw, server_side=True)
+        except (ssl.SSLError, OSError):
+            return  # A client that gave up on the handshake (or refused our certificate).
+        try:
+            if tls.selected_alpn_protocol() != "h2":
+                body = b"this server speaks HTTP/2 only (ALPN h2)\n"
+                tls.sendall(loopback_server.head_bytes("505 HTTP Version Not Supported", [
+                    ("Content-Type", "text/plain"), ("Content-Length", str(len(body))), ("Connection", "close"),
+                ]) + body)
+                return
+            exchange = Exchange(tls)
+            exchange.conn.initiate_connection()
+            exchange.flush()
+            while not exchange.closed:
+                while exchange.ready and not exchange.closed:
+                    answer(exchange, *exchange.ready.popleft())
+                if exchange.closed or not exchange.pump():
+                    break
+        except (OSError, h2.exceptions.ProtocolError, ssl.SSLError):
+            pass  # The client went away or broke the protocol: the connection is over.
+        finally:
+            try:
+                tls.close()
+            except OSError:
+                pass
+
+
+class Server(socketserver.ThreadingTCPServer):
+    allow_reuse_address = True
+    daemon_threads = True
+    request_queue_size = 256
+
+
+def main():
+    def more(parser):
+        parser.add_argument("--cert", required=True, help="the certificate chain (PEM), e.g. chain.pem")
+        parser.add_argument("--key", required=True, help="its private key (PEM), e.g. leaf.key")
+
+    parsed = loopback_server.arguments("Courier's TLS chaos server (see the module docstring).", more)
+    HandshakeFaultListener.CERT, HandshakeFaultListener.KEY = parsed.cert, parsed.key
+    server = Server(("127.0.0.1", parsed.port), Handler)
+    server.context = server_context(parsed.cert, parsed.key, ["h2", "http/1.1"])
+    loopback_server.serve(server, parsed, log)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,287 @@
+import CourierCore
+import CourierCurl
+import CourierTesting
+import Foundation
+import HTTPTypes
+import Testing
+
+/// What real networks and broken servers do, against Courier: connections reset at any offset of a body,
+/// corrupt compressed streams, chunked bodies that end early or lie about their sizes, servers that close
+/// right after the head, trickle one byte a second, never read an upload, end HTTP/2 streams and
+/// connections mid-response, or break the TLS handshake (the chaos server and the TLS chaos server,
+/// Integration/Servers/README.md).
+///
+/// Every case must end with a typed error (a `TransportError` code) within a bound derived from its
+/// configured timeouts (``chaosBound(_:)``), never hang, leave no socket behind, and leave its session usable
+/// (``chaosBatch(_:timeouts:goodPath:remotePorts:_:)``). Serialized: the socket census of a batch counts the
+/// connections to the chaos servers, which only this suite uses, so two of its batches must not overlap.
+@Suite("Chaos", .serialized)
+struct ChaosTests {
+    /// For faults that come at once: a request timeout that never fires first, so a case that waits for
+    /// it instead of failing typed shows as `.timedOut` (and a hang as an outlived bound).
+    static let prompt = Timeouts(connect: .seconds(5), request: .seconds(10))
+    static var promptBound: Duration { chaosBound(.seconds(10)) }
+    static var chaosPorts: Set<Int> { [port(of: Servers.chaos)] }
+    /// The two routes of the matrices: the chaos server directly over HTTP/1.1 (its port is the suite's
+    /// own), and nginx's TLS port over HTTP/2, which proxies /compressed to the compression server (a shared
+    /// port: the batch's sockets are found by the `X-Client-Port` nginx reports).
+    static var legs: [(base: String, remotePorts: Set<Int>)] { [(Servers.chaos, chaosPorts), (Servers.tls, [])] }
+
+    /// Runs `path` and checks the outcome's code and bound.
+    func expect(
+        _ s: Session,
+        _ path: String,
+        body: Body? = nil,
+        code expected: TransportError.Code,
+        bound: Duration = ChaosTests.promptBound,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws -> ChaosOutcome {
+        let outcome = await attempt(s, try s.makeRequest(body == nil ? .get : .post, path), body: body, bound: bound)
+        #expect(outcome.code == expected, "\(path): \(outcome.summary)", sourceLocation: sourceLocation)
+        #expect(!outcome.hung && outcome.elapsed < bound, "\(path): \(outcome.summary)", sourceLocation: sourceLocation)
+        return outcome
+    }
+
+    // MARK: Resets at any offset
+
+    /// Offsets drawn from a fixed seed (so a failure replays), plus the first bytes.
+    static func offsets(count: Int, below limit: Int, seed: UInt64) -> [Int] {
+        var generator = SplitMix64(seed: seed)
+        return [0, 1] + (0..<count).map { _ in Int.random(in: 2..<limit, using: &generator) }
+    }
+
+    /// A TCP RST after K bytes of a 256 KiB body, K over seeded offsets, with Content-Length and chunked
+    /// framing. Directly over HTTP/1.1 the reset is a `.connectionLost`; through nginx over HTTP/2 nginx turns
+    /// its upstream's reset into RST_STREAM INTERNAL_ERROR, which is a `.connectionLost` too.
+    @Test func resetAtAnyOffsetIsAConnectionLoss() async throws {
+        let offsets = Self.offsets(count: 14, below: 256 * 1024, seed: 0xC4A0_5001)
+        for (base, remotePorts) in Self.legs {
+            try await chaosBatch(base, timeouts: Self.prompt, goodPath: "compressed?encoding=identity&size=1k", remotePorts: remotePorts) { s, batch in
+                for framing in ["length", "chunked"] {
+                    for offset in offsets {
+                        let path = "compressed?encoding=identity&size=256k&framing=\(framing)&reset_at=\(offset)"
+                        let outcome = try await expect(s, path, code: .connectionLost)
+                        batch.ports.note(outcome.head)
+                    }
+                }
+            }
+        }
+    }
+
+    // MARK: Corrupt compressed streams
+
+    /// One byte flipped at seeded offsets of a gzip, deflate, br and zstd body (64 KiB at ratio 18), and in
+    /// the headers (bytes 0 to 4 and 9) and trailers (the last 5), directly and through nginx over HTTP/2. gzip (CRC-32), deflate (Adler-32) and zstd (content checksum) never let
+    /// a changed byte through: the body fails with `.decodingFailed` (or `.truncatedBody` when the flip makes
+    /// a length field promise more than follows), or decodes byte-exact (a flip in a field nothing checks,
+    /// e.g. gzip's timestamp). brotli has no checksum, so a flip may only change the decoded bytes; it must
+    /// still end typed or complete, never hang. At least one flip per coding must be caught.
+    @Test func corruptStreamsFailTypedOrDecodeExact() async throws {
+        for (base, remotePorts) in Self.legs {
+            try await chaosBatch(base, timeouts: Self.prompt, goodPath: "compressed?encoding=identity&size=1k", remotePorts: remotePorts) { s, batch in
+                for encoding in ["gzip", "deflate", "br", "zstd"] {
+                    let clean = "compressed?encoding=\(encoding)&size=64k&ratio=18&seed=5"
+                    let reference = await attempt(s, try s.makeRequest(.get, clean), bound: Self.promptBound)
+                    batch.ports.note(reference.head)
+                    let response = try #require(reference.response, "\(clean): \(reference.summary)")
+                    let expected = try #require(response.head.headerFields[HTTPField.Name("X-Decoded-SHA256")!])
+                    let encodedLength = try #require(response.head.headerFields[HTTPField.Name("X-Encoded-Length")!].flatMap(Int.init))
+                    #expect(try sha256(response.data) == expected, "\(clean) does not decode byte-exact")
+                    var caught = 0
+                    let headers = [2, 3, 4, 9], trailers = [encodedLength - 5, encodedLength - 1]
+                    for offset in Self.offsets(count: 8, below: encodedLength, seed: 0xC4A0_5002) + headers + trailers {
+                        let path = "\(clean)&corrupt_at=\(offset)"
+                        let outcome = await attempt(s, try s.makeRequest(.get, path), bound: Self.promptBound)
+                        batch.ports.note(outcome.head)
+                        #expect(!outcome.hung && outcome.elapsed < Self.promptBound, "\(path): \(outcome.summary)")
+                        if let data = outcome.response?.data {
+                            if encoding != "br" {
+                                #expect(try sha256(data) == expected, "\(path): a changed body passed the \(encoding) checksum")
+                            }
+                        } else {
+                            #expect([.decodingFailed, .truncatedBody].contains(outcome.code), "\(path): \(outcome.summary)")
+                            caught += 1
+                        }
+                    }
+                    #expect(caught > 0, "\(encoding): no flipped byte was caught")
+                }
+            }
+        }
+    }
+
+    func sha256(_ data: Data) throws -> String {
+        let hasher = try Digest.Hasher()
+        hasher.write(ArraySlice(data))
+        return try hasher.finish()
+    }
+
+    // MARK: Chunked bodies that end early or lie
+
+    /// A chunked body that stops inside a chunk, after a whole chunk without the terminating 0-chunk, or
+    /// after the 0-chunk without its blank line, then FIN: `.truncatedBody`, with the head kept. The
+    /// complete body (the control) arrives whole.
+    @Test func truncatedChunkedBodiesAreTruncated() async throws {
+        try await chaosBatch(Servers.chaos, timeouts: Self.prompt, remotePorts: Self.chaosPorts) { s, _ in
+            for end in ["inside", "no-terminator", "no-final-crlf"] {
+                let outcome = try await expect(s, "chunked?size=4096&end=\(end)", code: .truncatedBody)
+                #expect(outcome.head?.status == .ok)
+            }
+            let complete = await attempt(s, try s.makeRequest(.get, "chunked?size=4096&end=complete"), bound: Self.promptBound)
+            #expect(complete.response?.data.count == 4096, "\(complete.summary)")
+        }
+    }
+
+    /// A chunk-size line that is not a size (not hex, negative, beyond 64 bits, too many digits) or that
+    /// announces fewer bytes than follow is a `.malformedResponse`; one that announces more than follow
+    /// (4096, or 2^63 - 1) ends as `.truncatedBody` when the server closes, or as `.timedOut` at the request
+    /// timeout when it keeps the connection open.
+    @Test func lyingChunkSizesFailTyped() async throws {
+        try await chaosBatch(Servers.chaos, timeouts: Self.prompt, remotePorts: Self.chaosPorts) { s, _ in
+            for lie in ["fewer", "nonhex", "huge", "too-long", "negative"] {
+                _ = try await expect(s, "chunk-lie?lie=\(lie)", code: .malformedResponse)
+            }
+            for lie in ["more", "max"] {
+                _ = try await expect(s, "chunk-lie?lie=\(lie)", code: .truncatedBody)
+            }
+        }
+        let timeout = Duration.seconds(1)
+        try await chaosBatch(Servers.chaos, timeouts: Timeouts(connect: .seconds(5), request: timeout), remotePorts: Self.chaosPorts) { s, _ in
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for lie in ["more", "max"] {
+                    group.addTask {
+                        let outcome = try await expect(s, "chunk-lie?lie=\(lie)&hold=1", code: .timedOut, bound: chaosBound(timeout))
+                        #expect(outcome.elapsed >= timeout * 0.9, "\(outcome.summary)")
+                    }
+                }
+                try await group.waitForAll()
+            }
+        }
+    }
+
+    // MARK: Servers that close right after the head
+
+    /// A 200 head (Content-Length or chunked), then the connection closes: a FIN is `.truncatedBody`, an RST
+    /// `.connectionLost`; either way the error carries the head.
+    @Test func closeRightAfterTheHead() async throws {
+        try await chaosBatch(Servers.chaos, timeouts: Self.prompt, remotePorts: Self.chaosPorts) { s, _ in
+            for framing in ["length", "chunked"] {
+                for (reset, code) in [(0, TransportError.Code.truncatedBody), (1, .connectionLost)] {
+                    let outcome = try await expect(s, "close-after-head?framing=\(framing)&reset=\(reset)", code: code)
+                    #expect(outcome.head?.status == .ok, "\(framing) reset=\(reset): \(outcome.summary)")
+                }
+            }
+        }
+    }
+
+    // MARK: Slow servers
+
+    /// One byte a second, of the body or of the head itself: an idle limit (1 byte/s) never fires, so what
+    /// ends it is the request timeout, or a minimum rate (`lowSpeedLimit` 100 bytes/s over 1 s). Both are
+    /// `.timedOut`, no earlier than the limit. The four run at once (they only wait).
+    @Test func oneByteASecondIsBoundByTheDeadlineOrTheMinimumRate() async throws {
+        let deadline = Timeouts(connect: .seconds(5), request: .seconds(2))
+        let minimumRate = Timeouts(connect: .seconds(5), request: nil, lowSpeedTime: .seconds(1), lowSpeedLimit: 100)
+        try await chaosBatch(Servers.chaos, timeouts: deadline, remotePorts: Self.chaosPorts) { s, batch in
+            let rated = batch.session(minimumRate)
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for (session, limit) in [(s, Duration.seconds(2)), (rated, .seconds(1))] {
+                    for part in ["body", "head"] {
+                        group.addTask {
+                            let bound = session === rated ? chaosRateBound(limit) : chaosBound(limit)
+                            let outcome = try await expect(session, "trickle?part=\(part)&interval_ms=1000", code: .timedOut, bound: bound)
+                            #expect(outcome.elapsed >= limit * 0.9, "\(part), limit \(limit): \(outcome.summary)")
+                        }
+                    }
+                }
+                try await group.waitForAll()
+            }
+        }
+    }
+
+    // MARK: A server that never reads the upload
+
+    /// 16 MiB uploaded to a server that reads none of it. Silent, the upload stalls once the socket buffers
+    /// are full: `.timedOut` at the request timeout, or at the minimum rate (``chaosRateBound(_:)``: the first
+    /// megabytes go fast, and libcurl's 5 s average drops below the limit only a few seconds after the stall;
+    /// curl itself takes 7.2 s for a 1 s limit, Courier 9 s). Answering 413 at once and closing unread (which the kernel turns into an
+    /// RST): the 413 arrives as a response, as curl reports it, or the reset does as `.connectionLost` or
+    /// `.sendFailed`, depending on which libcurl sees first. The three kinds run at once.
+    @Test func unreadUploadsEndTyped() async throws {
+        let upload = Body(Data(count: 16 << 20))
+        let timeout = Duration.seconds(2)
+        let minimumRate = Timeouts(connect: .seconds(5), request: nil, lowSpeedTime: .seconds(1), lowSpeedLimit: 1000)
+        try await chaosBatch(Servers.chaos, timeouts: Timeouts(connect: .seconds(5), request: timeout), remotePorts: Self.chaosPorts) { s, batch in
+            let rated = batch.session(minimumRate)
+            let prompt = batch.session(Self.prompt)
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask {
+                    let outcome = try await expect(s, "no-read", body: upload, code: .timedOut, bound: chaosBound(timeout))
+                    #expect(outcome.elapsed >= timeout * 0.9, "\(outcome.summary)")
+                }
+                group.addTask {
+                    let outcome = try await expect(rated, "no-read", body: upload, code: .timedOut, bound: chaosRateBound(.seconds(1)))
+                    #expect(outcome.elapsed >= .seconds(1) * 0.9, "\(outcome.summary)")
+                }
+                group.addTask {
+                    for _ in 0..<5 {
+                        let outcome = await attempt(prompt, try prompt.makeRequest(.post, "no-read?answer=413"), body: upload, bound: Self.promptBound)
+                        #expect(!outcome.hung && outcome.elapsed < Self.promptBound, "\(outcome.summary)")
+                        if let response = outcome.response {
+                            #expect(response.status.code == 413, "\(outcome.summary)")
+                        } else {
+                            #expect([.connectionLost, .sendFailed].contains(outcome.code), "\(outcome.summary)")
+                        }
+                    }
+                }
+                try await group.waitForAll()
+            }
+        }
+    }
+
+    /// A request whose answer is slow to begin (its head trickles in, 30 s in all) must not hold the other
+    /// requests to the same host: the fast one completes while the slow one still waits, in well under half
+    /// the slow one's 20 s timeout (it takes milliseconds). Courier used to set libcurl's PIPEWAIT for every
+    /// request, which in cleartext, where no connection can multiplex, made the fast request wait for the slow
+    /// one's head or its timeout.
+    @Test func aSlowHeadDoesNotHoldOtherRequestsToTheHost() async throws {
+        let timeout = Duration.seconds(20)
+        try await chaosBatch(Servers.chaos, timeouts: Timeouts(connect: .seconds(5), request: timeout), remotePorts: Self.chaosPorts) { s, _ in
+            let slowEnded = Box(false)
+            let slow = Task {
+                let outcome = await attempt(s, try s.makeRequest(.get, "trickle?part=head&interval_ms=100&bytes=300"), bound: chaosBound(timeout))
+                slowEnded.value = true
+                return outcome
+            }
+            // Let the slow request take the host's first connection.
+            try await Task.sleep(for: .milliseconds(300))
+            let fast = await attempt(s, try s.makeRequest(.get, "health"), bound: chaosBound(timeout))
+            #expect(fast.response?.status == .ok, "\(fast.summary)")
+            #expect(!slowEnded.value && fast.elapsed < timeout / 2, "the request waited for the slow one: \(fast.summary)")
+            // Cancelled, it ends at once; the batch then checks that its connection was closed.
+            slow.cancel()
+            _ = try await slow.value
+        }
+    }
+
+    // MARK: The socket census
+
+    /// The census sees a connection while it is open and not after the shutdown, both by the server's port
+    /// and by the local port nginx reports: otherwise every batch's socket check would pass for nothing.
+    @Test func theSocketCensusSeesOpenConnections() async throws {
+        let t = try transport { $0.certificateAuthorityFile = Servers.caFile }
+        let ports = ClientPorts(server: port(of: Servers.tls))
+        let tlsChaos = Self.tlsChaosPorts
+        let before = SocketCensus.count(remotePorts: tlsChaos)
+        // HTTP/2 over TLS: libcurl keeps both connections open for reuse.
+        _ = try await session(Servers.tlsChaos, transport: t).get("health").response
+        let viaNginx = try await session(Servers.tls, transport: t).get("compressed?encoding=identity&size=1k").response
+        ports.note(viaNginx.head)
+        #expect(ports.all.count == 1, "nginx reported no X-Client-Port")
+        #expect(SocketCensus.count(remotePorts: tlsChaos) == before + 1)
+        #expect(SocketCensus.count(remotePorts: [], clients: ports) == 1)
+        await t.shutdown()
+        #expect(await eventually(timeout: .seconds(5)) {
+            SocketCensus.count(remotePorts: tlsChaos) == before && SocketCensus.count(remotePorts: [], clients: ports) == 0
+        })
+    }
+}
