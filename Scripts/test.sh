@@ -73,6 +73,9 @@ Scripts/integration.sh --tsan
 log "integration tests under AddressSanitizer and LeakSanitizer"
 Scripts/integration.sh --asan
 
+log "a short soak under LeakSanitizer (5,000 mixed requests; the 100,000-request run is in docs/reliability.md)"
+Scripts/soak.sh --asan
+
 log "reachability in network namespaces"
 Scripts/netns-test.sh --no-build
 
