@@ -23,6 +23,7 @@ enum FuzzTargets {
         QueryStringFuzz.self,
         ContentDispositionFuzz.self,
         ContentRangeFuzz.self,
+        ImageHeaderFuzz.self,
     ]
 
     /// The target named `name`.
