@@ -24,6 +24,7 @@ enum FuzzTargets {
         ContentDispositionFuzz.self,
         ContentRangeFuzz.self,
         ImageHeaderFuzz.self,
+        NetlinkFuzz.self,
     ]
 
     /// The target named `name`.
