@@ -25,6 +25,7 @@ enum FuzzTargets {
         ContentRangeFuzz.self,
         ImageHeaderFuzz.self,
         NetlinkFuzz.self,
+        CertificatesFuzz.self,
     ]
 
     /// The target named `name`.
