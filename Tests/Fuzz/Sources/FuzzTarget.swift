@@ -26,6 +26,7 @@ enum FuzzTargets {
         ImageHeaderFuzz.self,
         NetlinkFuzz.self,
         CertificatesFuzz.self,
+        ContentDecodingFuzz.self,
     ]
 
     /// The target named `name`.
