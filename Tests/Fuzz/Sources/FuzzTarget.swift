@@ -27,6 +27,7 @@ enum FuzzTargets {
         NetlinkFuzz.self,
         CertificatesFuzz.self,
         ContentDecodingFuzz.self,
+        XMLFuzz.self,
     ]
 
     /// The target named `name`.
