@@ -28,6 +28,7 @@ enum FuzzTargets {
         CertificatesFuzz.self,
         ContentDecodingFuzz.self,
         XMLFuzz.self,
+        MultipartFuzz.self,
     ]
 
     /// The target named `name`.
