@@ -76,6 +76,25 @@ static inline long cxml_input_remaining(xmlParserCtxtPtr ctxt) {
     return (long)(ctxt->input->end - ctxt->input->cur);
 }
 
+/// Whether the text libxml2 has decoded into its input buffer (UTF-8, whatever the document's
+/// encoding) holds anything but XML white space and a leading byte-order mark.
+static inline int cxml_input_holds_content(xmlParserCtxtPtr ctxt) {
+    if (ctxt == NULL || ctxt->input == NULL || ctxt->input->base == NULL || ctxt->input->end == NULL) {
+        return 0;
+    }
+    const xmlChar *cursor = ctxt->input->base;
+    const xmlChar *end = ctxt->input->end;
+    if (end - cursor >= 3 && cursor[0] == 0xEF && cursor[1] == 0xBB && cursor[2] == 0xBF) {
+        cursor += 3;
+    }
+    for (; cursor < end; cursor++) {
+        if (*cursor != 0x20 && *cursor != 0x09 && *cursor != 0x0A && *cursor != 0x0D) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
 // MARK: libxml2's generic (printf-style) error channel
 
 /// A few libxml2 paths report through the generic error channel directly, bypassing the

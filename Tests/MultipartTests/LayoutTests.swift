@@ -41,6 +41,17 @@ import Testing
         #expect(seen.count == 200)
     }
 
+    /// Found by the multipart fuzz target (Tests/Fuzz/Corpus/multipart/regression-boundary-with-tspecials-unquoted):
+    /// RFC 2046 boundaries may hold `'()+_,-./:=?` and spaces, which an RFC 2045 parameter must quote;
+    /// unquoted, a parser reads `boundary=O(` as `O` or not at all.
+    @Test func boundaryThatIsNotATokenIsQuoted() {
+        #expect(MultipartFormData(boundary: "O(").contentType == #"multipart/form-data; boundary="O(""#)
+        #expect(MultipartFormData(boundary: "simple boundary").contentType == #"multipart/form-data; boundary="simple boundary""#)
+        #expect(MultipartFormData(boundary: #"a"b\c"#).contentType == #"multipart/form-data; boundary="a\"b\\c""#)
+        #expect(MultipartFormData(boundary: fixedBoundary).contentType == "multipart/form-data; boundary=\(fixedBoundary)")
+        #expect(MultipartFormData(boundary: "a-b_c.d'e+f").contentType == "multipart/form-data; boundary=a-b_c.d'e+f")
+    }
+
     /// Checklist item 44: a form-data part carries only its disposition.
     @Test func formDataPartHasOnlyADispositionHeader() async throws {
         var form = MultipartFormData(boundary: fixedBoundary)

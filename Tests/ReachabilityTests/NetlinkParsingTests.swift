@@ -81,6 +81,16 @@ import Testing
         #expect(try decodeAll(NetlinkFixtures.noRoute6Error) == [.error(errno: ENETUNREACH)])
     }
 
+    /// Found by the netlink fuzz target (Tests/Fuzz/Corpus/netlink/regression-nlmsg-error-int32-min): negating
+    /// an NLMSG_ERROR code of INT32_MIN trapped; any code must decode.
+    @Test func everyErrorCodeDecodes() throws {
+        for code: UInt32 in [0x8000_0000, 0x7FFF_FFFF, 0xFFFF_FFFF, 0] {
+            let payload = withUnsafeBytes(of: code.littleEndian) { Array($0) } + [UInt8](repeating: 0, count: 16)
+            let message = NetlinkMessage(type: 2, flags: 0, sequence: 1, portID: 0, payload: payload)
+            #expect(try message.decoded() == .error(errno: 0 &- Int32(bitPattern: code)))
+        }
+    }
+
     @Test func ipv6RouteDeletion() throws {
         guard case .route(let route, let deleted) = try decodeAll(NetlinkFixtures.ipv6RouteDeleted).first else {
             Issue.record("not a route")

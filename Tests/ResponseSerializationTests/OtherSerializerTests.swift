@@ -141,6 +141,37 @@ import Testing
         #expect(info.format == .webp && info.width == 320 && info.height == 200)
     }
 
+    /// Found by the image-header fuzz target (Tests/Fuzz/Corpus/image-header/regression-gif-zero-height):
+    /// headers stating a side of 0 pixels, or one past 2³¹ − 1, were returned as images.
+    @Test func sidesOfNoPixelOrPastTheFormatsRangeAreNotImages() {
+        let serializer = ImageResponseSerializer(allowsWebP: true)
+        let png32 = png(width: 1 << 31, height: 1)
+        for data in [
+            Data(Array("GIF89a".utf8) + [0xCD, 0x04, 0x00, 0x00]),
+            png(width: 0, height: 10), png(width: 10, height: 0), png32,
+            Data(Array("BM".utf8) + Array(repeating: 0, count: 12) + [40, 0, 0, 0, 0x10, 0, 0, 0, 0x00, 0x00, 0x00, 0x80]),
+            Data(Array("BM".utf8) + Array(repeating: 0, count: 12) + [12, 0, 0, 0, 0, 0, 8, 0]),
+            Data([0xFF, 0xD8, 0xFF, 0xC0, 0x00, 0x11, 0x08, 0x01, 0x2C, 0x00, 0x00]),
+            Data([0x49, 0x49, 0x2A, 0x00, 8, 0, 0, 0, 2, 0, 0x00, 0x01, 3, 0, 1, 0, 0, 0, 0x00, 0x00, 0, 0, 0x01, 0x01, 4, 0, 1, 0, 0, 0, 0x10, 0, 0, 0]),
+            Data(Array("RIFF".utf8) + [0, 0, 0, 0] + Array("WEBPVP8 ".utf8) + [0, 0, 0, 0, 0, 0, 0, 0x9D, 0x01, 0x2A, 0x00, 0x40, 0x10, 0x00]),
+        ] {
+            let error = #expect(throws: ResponseSerializationError.self) { try serializer.serialize(response(contentType: "image/png", data: data)) }
+            #expect(error?.reason == .unrecognizedImage)
+        }
+    }
+
+    /// A JPEG frame of 0 lines takes its height from the DNL segment after its first scan.
+    @Test func jpegHeightFromADefineNumberOfLinesSegment() throws {
+        var jpeg = Data([0xFF, 0xD8, 0xFF, 0xC0, 0x00, 0x0B, 0x08, 0x00, 0x00, 0x01, 0x90, 0x01, 0x01, 0x11, 0x00])
+        jpeg.append(contentsOf: [0xFF, 0xDA, 0x00, 0x08, 0x01, 0x01, 0x00, 0x00, 0x3F, 0x00])   // scan header
+        jpeg.append(contentsOf: [0x12, 0xFF, 0x00, 0x34, 0xFF, 0xD0, 0x56, 0xFF, 0xFF])        // data, stuffing, restart, fill
+        jpeg.append(contentsOf: [0xFF, 0xDC, 0x00, 0x04, 0x01, 0x2C, 0xFF, 0xD9])              // DNL: 300 lines
+        let image = try ImageResponseSerializer().serialize(response(contentType: "image/jpeg", data: jpeg))
+        #expect(image.format == .jpeg && image.width == 400 && image.height == 300)
+        let withoutLines = jpeg.prefix(15 + 10 + 9) + Data([0xFF, 0xD9])
+        #expect(throws: ResponseSerializationError.self) { try ImageResponseSerializer().serialize(response(contentType: "image/jpeg", data: withoutLines)) }
+    }
+
     @Test func truncatedOrForeignBytesAreTypedErrors() {
         let serializer = ImageResponseSerializer()
         for data in [Data([0x89, 0x50, 0x4E, 0x47]), Data([0xFF, 0xD8, 0xFF]), Data("not an image".utf8), Data([0x49, 0x49, 0x2A, 0x00, 0xFF, 0xFF, 0xFF, 0x7F])] {

@@ -64,6 +64,30 @@ import Testing
         }
     }
 
+    /// Found by the xml fuzz target (Tests/Fuzz/Corpus/xml/regression-utf16-newlines-empty-or-malformed):
+    /// in UTF-16, "\n\n" is U+0A0A, not white space, so a document starting with it is malformed
+    /// however its bytes arrive; fed a byte at a time it used to be called empty.
+    @Test func blankBytesOfAWiderEncodingAreNotAnEmptyDocument() throws {
+        let bytes: [UInt8] = Array("\n\n=>\n".utf8)
+        #expect(try error(Data(bytes), charset: "UTF-16").reason == .malformed)
+        let parser = try XMLEventParser(charset: "UTF-16")
+        let bytewise = try #require(throws: XMLError.self) {
+            for byte in bytes { _ = try parser.feed([byte]) }
+            _ = try parser.finish()
+        }
+        #expect(bytewise.reason == .malformed)
+        // UTF-16 white space alone is not called empty (its byte-order mark and NULs count as
+        // content), but it ends the same way however it is cut.
+        let spaces: [UInt8] = [0xFF, 0xFE, 0x20, 0x00, 0x0A, 0x00]
+        let whole = try error(Data(spaces))
+        let cut = try XMLEventParser()
+        let pieces = try #require(throws: XMLError.self) {
+            for byte in spaces { _ = try cut.feed([byte]) }
+            _ = try cut.finish()
+        }
+        #expect(pieces.reason == whole.reason)
+    }
+
     @Test func wrongEncodings() throws {
         // Latin-1 bytes in a document that says UTF-8.
         let latin1 = Data(#"<?xml version="1.0" encoding="UTF-8"?><a>"#.utf8) + Data([0xE9, 0x74, 0xE9]) + Data("</a>".utf8)

@@ -48,6 +48,30 @@ import Testing
         }
     }
 
+    /// Found by the xml fuzz target (Tests/Fuzz/Corpus/xml/regression-attlist-default-in-events): the
+    /// event parser reported the defaults an internal subset's <!ATTLIST> declares, which the document
+    /// parser leaves out (DTD default attributes are never applied); one long default repeated on every
+    /// element grew the events like an entity would.
+    @Test func attributeDefaultsOfTheInternalSubsetAreNotApplied() throws {
+        let xml = #"<!DOCTYPE r [<!ATTLIST e d CDATA "default" xmlns:p CDATA #FIXED "urn:p">]><r><e a="1"/><e/></r>"#
+        let events = try XMLSAXParser(data: Data(xml.utf8)).events()
+        let starts = events.compactMap { event -> [XMLAttribute]? in
+            if case .startElement(let name, let attributes, _) = event, name.localName == "e" { return attributes }
+            return nil
+        }
+        #expect(starts == [[XMLAttribute(name: "a", value: "1")], []])
+        let document = try XMLDocument(data: Data(xml.utf8))
+        #expect(document.root.elements.map(\.attributes) == starts)
+
+        let bomb = "<!DOCTYPE r [<!ATTLIST e d CDATA \"" + String(repeating: "x", count: 10_000) + "\">]><r>"
+            + String(repeating: "<e/>", count: 1_000) + "</r>"
+        let amplified = try XMLSAXParser(data: Data(bomb.utf8)).events().reduce(0) { total, event in
+            guard case .startElement(_, let attributes, _) = event else { return total }
+            return total + attributes.reduce(0) { $0 + $1.value.utf8.count }
+        }
+        #expect(amplified == 0)
+    }
+
     @Test func multiByteCharactersSplitAcrossChunks() throws {
         let parser = try XMLEventParser()
         var events = try parser.feed(Data("<a>".utf8) + Data([0xE2, 0x82]))

@@ -43,7 +43,25 @@ public struct MultipartFormData: Sendable {
     }
 
     /// `multipart/form-data; boundary=…`, the request's `Content-Type`.
-    public var contentType: String { "multipart/form-data; boundary=" + boundary }
+    ///
+    /// A boundary that is not an RFC 2045 token is quoted (`boundary="a:b c"`): RFC 2046 allows
+    /// `'()+_,-./:=?` and spaces in boundaries, and a parser reading `boundary=a:b c` unquoted
+    /// stops at the `:` and looks for the wrong delimiter. The default boundary is a token.
+    public var contentType: String {
+        let isToken = !boundary.isEmpty && boundary.utf8.allSatisfy { byte in
+            byte > 0x20 && byte < 0x7F && !Self.separators.contains(byte)
+        }
+        guard !isToken else { return "multipart/form-data; boundary=" + boundary }
+        var quoted = "\""
+        for character in boundary {
+            if character == "\"" || character == "\\" { quoted.append("\\") }
+            quoted.append(character)
+        }
+        return "multipart/form-data; boundary=" + quoted + "\""
+    }
+
+    /// RFC 2045's `tspecials`: the characters a parameter value must be quoted to hold.
+    private static let separators = Set("()<>@,;:\\\"/[]?=".utf8)
 
     /// True when the form has no part.
     public var isEmpty: Bool { parts.isEmpty }

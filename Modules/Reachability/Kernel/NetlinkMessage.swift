@@ -37,7 +37,8 @@ struct NetlinkMessage: Sendable, Equatable {
         case NLMSG_DONE: return .done
         case NLMSG_ERROR:
             guard payload.count >= 4 else { throw NetlinkParseError(offset: 0, detail: "short NLMSG_ERROR") }
-            return .error(errno: -Int32(bitPattern: payload.loadUInt32(at: 0)))
+            // The kernel sends −errno; wrapping, so a forged INT32_MIN reads as itself instead of trapping.
+            return .error(errno: 0 &- Int32(bitPattern: payload.loadUInt32(at: 0)))
         case Int32(RTM_NEWLINK), Int32(RTM_DELLINK):
             return .link(try LinkMessage(payload), deleted: Int32(type) == Int32(RTM_DELLINK))
         case Int32(RTM_NEWADDR), Int32(RTM_DELADDR):

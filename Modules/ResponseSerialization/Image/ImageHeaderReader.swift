@@ -13,7 +13,20 @@ struct ImageHeaderReader {
     }
 
     /// The format and size, or `nil` when the bytes are no image Courier knows.
+    ///
+    /// A header stating a side of 0 pixels, or more than ``largestSide``, describes no image its
+    /// format allows: it is `nil` too, never an `ImageInfo` a caller would divide by.
     func read() -> (format: ImageInfo.Format, width: Int, height: Int)? {
+        guard let image = recognized(), (1...Self.largestSide).contains(image.width),
+              (1...Self.largestSide).contains(image.height) else { return nil }
+        return image
+    }
+
+    /// 2³¹ − 1: PNG's specification stops there, BMP's sides are signed 32-bit fields, and a TIFF
+    /// claiming more is corrupt.
+    static let largestSide = Int(Int32.max)
+
+    private func recognized() -> (format: ImageInfo.Format, width: Int, height: Int)? {
         if starts([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return png() }
         if starts([0xFF, 0xD8]) { return jpeg() }
         if starts(Array("GIF87a".utf8)) || starts(Array("GIF89a".utf8)) { return gif() }
@@ -48,6 +61,9 @@ struct ImageHeaderReader {
 
     private func jpeg() -> (ImageInfo.Format, Int, Int)? {
         var offset = 2
+        // The width of a frame that states 0 lines: its height comes in a DNL segment after the
+        // first scan (ITU-T T.81 B.2.5), so the walk goes on past the scan's entropy-coded data.
+        var widthAwaitingLines: Int?
         while offset + 1 < bytes.count {
             guard bytes[offset] == 0xFF else { return nil }
             let marker = bytes[offset + 1]
@@ -55,9 +71,22 @@ struct ImageHeaderReader {
             if marker == 0x01 || (0xD0...0xD9).contains(marker) { offset += 2; continue }   // no length
             guard let length = u16(offset + 2, littleEndian: false), length >= 2 else { return nil }
             let isStartOfFrame = (0xC0...0xCF).contains(marker) && marker != 0xC4 && marker != 0xC8 && marker != 0xCC
-            if isStartOfFrame {
+            if isStartOfFrame, widthAwaitingLines == nil {
                 guard let height = u16(offset + 5, littleEndian: false), let width = u16(offset + 7, littleEndian: false) else { return nil }
-                return (.jpeg, Int(width), Int(height))
+                guard height == 0 else { return (.jpeg, Int(width), Int(height)) }
+                widthAwaitingLines = Int(width)
+            } else if marker == 0xDC, let width = widthAwaitingLines {
+                guard let lines = u16(offset + 4, littleEndian: false) else { return nil }
+                return (.jpeg, width, Int(lines))
+            } else if marker == 0xDA, widthAwaitingLines != nil {
+                // Entropy-coded data: 0xFF is followed by 0x00 (stuffing) or a restart marker
+                // inside it, by anything else at the next marker.
+                offset += 2 + Int(length)
+                while offset + 1 < bytes.count,
+                      bytes[offset] != 0xFF || bytes[offset + 1] == 0x00 || (0xD0...0xD7).contains(bytes[offset + 1]) {
+                    offset += 1
+                }
+                continue
             }
             offset += 2 + Int(length)
         }

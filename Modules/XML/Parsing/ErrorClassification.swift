@@ -31,6 +31,10 @@ enum ErrorClassification {
         if isWarning, code != undeclaredEntityWarning { return }
 
         let libxmlMessage = message(error)
+        // The bytes fed are judged as ASCII, which UTF-16 and other encodings are not ("\n\n" is
+        // U+0A0A there): what libxml2 decoded says whether a character came in, so the reason does
+        // not depend on where the bytes were cut.
+        let sawContent = state.sawContent || cxml_input_holds_content(parser) != 0
         var reason = XMLError.Reason.malformed
         var text = libxmlMessage
         if code == undeclaredEntityWarning {
@@ -41,10 +45,10 @@ enum ErrorClassification {
             reason = .encoding
         } else if limitPhrases.contains(where: libxmlMessage.contains) {
             reason = .tooLarge
-        } else if code == documentEmpty, !state.sawContent {
+        } else if code == documentEmpty, !sawContent {
             reason = .empty
         } else if state.finishing, endedEarly(code: code, parser: parser) {
-            if state.sawContent {
+            if sawContent {
                 reason = .truncated
                 // At the end of the input the push parser says "Extra content at the end of the
                 // document" even when content is missing: say what happened instead.

@@ -5,7 +5,7 @@ internal import CLibXML2
 /// the parser's owner hands the events out after the call returns.
 enum EventCallbacks {
     static func install(in sax: inout xmlSAXHandler) {
-        sax.startElementNs = { context, localName, prefix, uri, namespaceCount, namespaces, attributeCount, _, attributes in
+        sax.startElementNs = { context, localName, prefix, uri, namespaceCount, namespaces, attributeCount, defaultedCount, attributes in
             guard let (state, parser) = ParserState.from(context) else { return }
             state.depth += 1
             guard state.depth <= ParserState.maximumDepth else {
@@ -28,9 +28,14 @@ enum EventCallbacks {
                 }
             }
             var values: [XMLAttribute] = []
-            if let attributes, attributeCount > 0 {
-                values.reserveCapacity(Int(attributeCount))
-                for index in 0..<Int(attributeCount) {
+            // The last `defaultedCount` attributes are values the internal subset's <!ATTLIST>
+            // declares, which libxml2 hands over whatever the options; the tree builder drops them
+            // (no XML_PARSE_DTDATTR), and so do events: a default declared once and repeated on every
+            // element would grow the output like an entity.
+            let written = Int(attributeCount) - Int(defaultedCount)
+            if let attributes, written > 0 {
+                values.reserveCapacity(written)
+                for index in 0..<written {
                     // Five pointers per attribute: local name, prefix, URI, value start, value end.
                     let base = 5 * index
                     values.append(XMLAttribute(

@@ -23,6 +23,12 @@ enum FuzzTargets {
         QueryStringFuzz.self,
         ContentDispositionFuzz.self,
         ContentRangeFuzz.self,
+        ImageHeaderFuzz.self,
+        NetlinkFuzz.self,
+        CertificatesFuzz.self,
+        ContentDecodingFuzz.self,
+        XMLFuzz.self,
+        MultipartFuzz.self,
     ]
 
     /// The target named `name`.

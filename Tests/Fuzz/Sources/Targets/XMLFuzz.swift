@@ -1,0 +1,230 @@
+import CLibXML2
+@testable import CourierXML
+import FoundationEssentials
+
+/// The XML module's parse paths: the event parser fed whole (`XMLSAXParser.events()` and `parse(_:)`), the
+/// push parser (`XMLEventParser`) fed in chunks cut at fuzzed points and then a byte at a time, and the
+/// document parser (`XMLDocument`), all with fuzzed options and `charset`.
+///
+/// For any bytes, every path gives events (or a document) or an `XMLError`, never a trap or a hang; cutting the
+/// input differently gives the same events, or the same events before the same error reason, since an event is
+/// only handed out once complete; `parse(_:)` hands out exactly what `events()` returns. The document parser
+/// agrees with the event parser: both succeed or both fail for the same reason, and on success the document's
+/// nodes are the tree the events describe (adjacent character data merged, as in the DOM). Events nest: every
+/// end matches the open start, one root element, at most 257 levels (the limit the event parser shares with
+/// libxml2's tree builder).
+///
+/// What must never happen, whatever the bytes: libxml2 loading anything (a loader installed here fails the
+/// run on any attempt, so an external entity, an external DTD or an XInclude is refused or ignored, never
+/// fetched) and entity expansion (the character data, attribute values, comments and instructions of a
+/// document, in UTF-8, are at most three bytes per input byte: no declared entity grows the output).
+enum XMLFuzz: FuzzTarget {
+    static let name = "xml"
+
+    /// Fails the run on the first load libxml2 attempts (installed once, process-wide).
+    static let loaderInstalled: Bool = {
+        xmlSetExternalEntityLoader { url, publicID, _ in
+            let address = url.map { String(cString: $0) } ?? publicID.map { String(cString: $0) } ?? "(nil)"
+            fatalError("libxml2 tried to load \(address)")
+        }
+        return true
+    }()
+
+    static let charsets: [String?] = [nil, nil, nil, nil, "utf-8", "ISO-8859-1", "UTF-16", "x-no-such-charset"]
+
+    static func run(_ input: FuzzInput) {
+        _ = loaderInstalled
+        let flags = input.byte()
+        let options = XMLParseOptions(allowsExternalDTDReference: flags & 1 != 0)
+        let charset = charsets[Int(flags >> 1) & 7]
+        let cutCount = input.int(in: 0...8)
+        let cutSeeds = (0..<cutCount).map { _ in input.int(in: 0...65_535) }
+        let document = input.rest()
+        let cuts = Set(cutSeeds.map { $0 % (document.count + 1) }).sorted()
+
+        let sax = XMLSAXParser(data: Data(document), options: options, charset: charset)
+        let whole = Outcome { () throws(XMLError) in try sax.events() }
+        var handled: [XMLEvent] = []
+        let handledError: XMLError?
+        do {
+            try sax.parse { handled.append($0) }
+            handledError = nil
+        } catch let error as XMLError {
+            handledError = error
+        } catch {
+            fatalError("parse(_:) threw \(error)")
+        }
+        precondition(handledError?.reason == whole.error?.reason, "parse(_:) ends with \(String(describing: handledError)), events() with \(String(describing: whole.error))")
+        if whole.error == nil { precondition(handled == whole.events, "parse(_:) handed out other events than events()") }
+
+        let pieces = split(document, at: cuts)
+        let chunked = push(pieces, options: options, charset: charset)
+        agree(chunked, whole, "cut at \(cuts)")
+        if document.count <= 2048 {
+            let bytewise = push(document.map { [$0] }, options: options, charset: charset)
+            agree(bytewise, whole, "fed a byte at a time")
+        }
+
+        if let error = whole.error {
+            precondition(!error.message.isEmpty, "an error without a message")
+        } else {
+            checkStructure(whole.events)
+            let size = characterDataSize(whole.events)
+            precondition(size <= 3 * document.count + 64, "\(size) bytes of character data from \(document.count) input bytes")
+        }
+
+        do {
+            let parsed = try XMLDocument(data: Data(document), options: options, charset: charset)
+            guard whole.error == nil else { fatalError("the document parses, the events fail with \(whole.error!)") }
+            let expected = tree(from: whole.events)
+            precondition(parsed.nodes == expected, "the document's nodes \(parsed.nodes) are not the tree of its events \(expected)")
+            precondition(parsed.nodes.contains(.element(parsed.root)), "the root is not among the top-level nodes")
+        } catch {
+            precondition(error.reason == whole.error?.reason,
+                         "the document fails with \(error), the events with \(String(describing: whole.error))")
+        }
+    }
+
+    /// The events of one parse and the error that ended it.
+    struct Outcome {
+        var events: [XMLEvent] = []
+        var error: XMLError?
+
+        init() {}
+
+        init(_ parse: () throws(XMLError) -> [XMLEvent]) {
+            do { events = try parse() } catch { self.error = error }
+        }
+    }
+
+    /// Feeds `pieces` to an `XMLEventParser` in turn, then finishes.
+    static func push(_ pieces: [[UInt8]], options: XMLParseOptions, charset: String?) -> Outcome {
+        var outcome = Outcome()
+        do {
+            let parser = try XMLEventParser(options: options, charset: charset)
+            for piece in pieces { outcome.events += try parser.feed(piece) }
+            outcome.events += try parser.finish()
+        } catch {
+            outcome.error = error
+        }
+        return outcome
+    }
+
+    /// The same events, or the same events before the same error reason.
+    static func agree(_ a: Outcome, _ b: Outcome, _ how: String) {
+        precondition(a.error?.reason == b.error?.reason,
+                     "\(how): \(String(describing: a.error)), whole: \(String(describing: b.error))")
+        if a.error == nil {
+            precondition(a.events == b.events, "\(how): other events than the whole document's")
+        } else {
+            // Events before an error are handed out only as far as the parser got: one cut may stop earlier.
+            let shorter = min(a.events.count, b.events.count)
+            precondition(a.events.prefix(shorter).dropLast() == b.events.prefix(shorter).dropLast(),
+                         "\(how): other events than the whole document's before the error")
+        }
+    }
+
+    static func split(_ bytes: [UInt8], at cuts: [Int]) -> [[UInt8]] {
+        var pieces: [[UInt8]] = []
+        var start = 0
+        for cut in cuts + [bytes.count] where cut >= start {
+            pieces.append(Array(bytes[start..<cut]))
+            start = cut
+        }
+        return pieces
+    }
+
+    /// Starts and ends nest, with one root element, at most 257 deep; character data is never empty and
+    /// consecutive runs of one kind only follow a full 64 KiB run.
+    static func checkStructure(_ events: [XMLEvent]) {
+        var open: [XMLName] = []
+        var roots = 0
+        var previous: XMLEvent?
+        for event in events {
+            switch event {
+            case .startElement(let name, _, _):
+                if open.isEmpty { roots += 1 }
+                open.append(name)
+                precondition(open.count <= ParserState.maximumDepth, "\(open.count) levels open")
+            case .endElement(let name):
+                precondition(open.popLast() == name, "end of \(name) does not close the open element")
+            case .text(let text):
+                precondition(!text.isEmpty, "an empty text event")
+                precondition(!open.isEmpty, "text outside the root")
+                if case .text(let before) = previous {
+                    precondition(before.utf8.count > ParserState.characterRunLimit - 4, "two text events in a row")
+                }
+            case .cdata(let text):
+                precondition(!text.isEmpty, "an empty CDATA event")
+                if case .cdata(let before) = previous {
+                    precondition(before.utf8.count > ParserState.characterRunLimit - 4, "two CDATA events in a row")
+                }
+            case .comment, .processingInstruction:
+                break
+            }
+            previous = event
+        }
+        precondition(open.isEmpty, "\(open.count) elements still open after a successful parse")
+        precondition(roots == 1, "\(roots) root elements")
+    }
+
+    /// Bytes of character data, attribute values, comments and instruction data: what entity expansion would grow.
+    static func characterDataSize(_ events: [XMLEvent]) -> Int {
+        var size = 0
+        for event in events {
+            switch event {
+            case .startElement(_, let attributes, _):
+                for attribute in attributes {
+                    size += attribute.value.utf8.count
+                    precondition(!attribute.value.contains("root:x:0:0"), "/etc/passwd in an attribute")
+                }
+            case .text(let text), .cdata(let text), .comment(let text):
+                size += text.utf8.count
+                precondition(!text.contains("root:x:0:0"), "/etc/passwd in the character data")
+            case .processingInstruction(_, let data):
+                size += data?.utf8.count ?? 0
+            case .endElement:
+                break
+            }
+        }
+        return size
+    }
+
+    /// The nodes the events describe, as a DOM holds them: adjacent text merged, adjacent CDATA merged.
+    static func tree(from events: [XMLEvent]) -> [XMLNode] {
+        var top: [XMLNode] = []
+        var open: [XMLElement] = []
+        func add(_ node: XMLNode) {
+            if open.isEmpty { top.append(node) } else { open[open.count - 1].children.append(node) }
+        }
+        func addCharacters(_ text: String, cdata: Bool) {
+            guard !open.isEmpty else { return add(cdata ? .cdata(text) : .text(text)) }
+            let children = open[open.count - 1].children
+            switch (children.last, cdata) {
+            case (.text(let before)?, false):
+                open[open.count - 1].children[children.count - 1] = .text(before + text)
+            case (.cdata(let before)?, true):
+                open[open.count - 1].children[children.count - 1] = .cdata(before + text)
+            default:
+                add(cdata ? .cdata(text) : .text(text))
+            }
+        }
+        for event in events {
+            switch event {
+            case .startElement(let name, let attributes, let namespaces):
+                open.append(XMLElement(name: name, attributes: attributes, namespaces: namespaces))
+            case .endElement:
+                add(.element(open.removeLast()))
+            case .text(let text):
+                addCharacters(text, cdata: false)
+            case .cdata(let text):
+                addCharacters(text, cdata: true)
+            case .comment(let text):
+                add(.comment(text))
+            case .processingInstruction(let target, let data):
+                add(.processingInstruction(target: target, data: data))
+            }
+        }
+        return top
+    }
+}
