@@ -95,6 +95,42 @@ static inline int cxml_input_holds_content(xmlParserCtxtPtr ctxt) {
     return 0;
 }
 
+/// Whether the bytes at the parser's position begin a sequence that is not UTF-8, in input libxml2
+/// reads as UTF-8 without converting it (a sequence cut short by the end of the buffer may still be
+/// completed, so it is not one). libxml2 reports such bytes as an encoding error only when at least
+/// four bytes follow them in its buffer; with fewer (where a chunk ended) it reports whatever syntax
+/// error the missing character causes, so the same document fails differently when cut differently.
+static inline int cxml_input_invalid_utf8_at_cursor(xmlParserCtxtPtr ctxt) {
+    if (ctxt == NULL || ctxt->input == NULL || ctxt->input->cur == NULL || ctxt->input->end == NULL) {
+        return 0;
+    }
+    if (ctxt->input->buf != NULL && ctxt->input->buf->encoder != NULL) {
+        return 0;
+    }
+    const xmlChar *cursor = ctxt->input->cur;
+    const xmlChar *end = ctxt->input->end;
+    if (cursor >= end || *cursor < 0x80) {
+        return 0;
+    }
+    int length;
+    unsigned int minimum;
+    if (*cursor >= 0xC2 && *cursor <= 0xDF) { length = 2; minimum = 0x80; }
+    else if (*cursor >= 0xE0 && *cursor <= 0xEF) { length = 3; minimum = 0x800; }
+    else if (*cursor >= 0xF0 && *cursor <= 0xF4) { length = 4; minimum = 0x10000; }
+    else { return 1; }
+    unsigned int scalar = *cursor & (0x7F >> length);
+    for (int index = 1; index < length; index++) {
+        if (cursor + index >= end) {
+            return 0;
+        }
+        if ((cursor[index] & 0xC0) != 0x80) {
+            return 1;
+        }
+        scalar = (scalar << 6) | (cursor[index] & 0x3F);
+    }
+    return scalar < minimum || scalar > 0x10FFFF || (scalar >= 0xD800 && scalar <= 0xDFFF);
+}
+
 // MARK: libxml2's generic (printf-style) error channel
 
 /// A few libxml2 paths report through the generic error channel directly, bypassing the

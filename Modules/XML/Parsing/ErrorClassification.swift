@@ -43,6 +43,10 @@ enum ErrorClassification {
         } else if encodingCodes.contains(code) || error.domain == Int32(XML_FROM_I18N.rawValue)
                     || (code == invalidCharacter && libxmlMessage.hasPrefix("Input is not proper UTF-8")) {
             reason = .encoding
+        } else if cxml_input_invalid_utf8_at_cursor(parser) != 0 {
+            // libxml2 names bad UTF-8 as such only when four bytes follow it in its buffer.
+            reason = .encoding
+            text = "Input is not proper UTF-8 (\(libxmlMessage))"
         } else if limitPhrases.contains(where: libxmlMessage.contains) {
             reason = .tooLarge
         } else if code == documentEmpty, !sawContent {
