@@ -95,12 +95,13 @@ static inline int cxml_input_holds_content(xmlParserCtxtPtr ctxt) {
     return 0;
 }
 
-/// Whether the bytes at the parser's position begin a sequence that is not UTF-8, in input libxml2
-/// reads as UTF-8 without converting it (a sequence cut short by the end of the buffer may still be
-/// completed, so it is not one). libxml2 reports such bytes as an encoding error only when at least
-/// four bytes follow them in its buffer; with fewer (where a chunk ended) it reports whatever syntax
-/// error the missing character causes, so the same document fails differently when cut differently.
-static inline int cxml_input_invalid_utf8_at_cursor(xmlParserCtxtPtr ctxt) {
+/// Whether the parser stands on bytes that are not UTF-8 which libxml2 did not report as such: in
+/// input it reads as UTF-8 without converting it, libxml2 (2.9) names bad UTF-8 only when at least
+/// four bytes follow it in its buffer; with fewer (where a chunk ended, or near the document's end)
+/// it takes them for a character cut by the chunk and reports the syntax error the missing
+/// character causes, so the same document failed differently when cut differently. A sequence cut
+/// short by the end of the buffer may still be completed, so it is not judged.
+static inline int cxml_unreported_invalid_utf8(xmlParserCtxtPtr ctxt) {
     if (ctxt == NULL || ctxt->input == NULL || ctxt->input->cur == NULL || ctxt->input->end == NULL) {
         return 0;
     }
@@ -109,16 +110,20 @@ static inline int cxml_input_invalid_utf8_at_cursor(xmlParserCtxtPtr ctxt) {
     }
     const xmlChar *cursor = ctxt->input->cur;
     const xmlChar *end = ctxt->input->end;
-    if (cursor >= end || *cursor < 0x80) {
+    if (cursor >= end || end - cursor >= 4 || *cursor < 0x80) {
         return 0;
     }
-    int length;
-    unsigned int minimum;
-    if (*cursor >= 0xC2 && *cursor <= 0xDF) { length = 2; minimum = 0x80; }
-    else if (*cursor >= 0xE0 && *cursor <= 0xEF) { length = 3; minimum = 0x800; }
-    else if (*cursor >= 0xF0 && *cursor <= 0xF4) { length = 4; minimum = 0x10000; }
-    else { return 1; }
-    unsigned int scalar = *cursor & (0x7F >> length);
+    // libxml2's own test (xmlCurrentChar's encoding_error): a lead byte it accepts, continuation
+    // bytes, no overlong form. Surrogates and scalars past U+10FFFF it reports itself, whatever follows.
+    unsigned int lead = cursor[0];
+    if ((lead & 0x40) == 0 || lead == 0xC0) {
+        return 1;
+    }
+    int length = (lead & 0xE0) == 0xE0 ? ((lead & 0xF0) == 0xF0 ? 4 : 3) : 2;
+    if (length == 4 && (lead & 0xF8) != 0xF0) {
+        return 1;
+    }
+    unsigned int scalar = lead & (length == 2 ? 0x1F : length == 3 ? 0x0F : 0x07);
     for (int index = 1; index < length; index++) {
         if (cursor + index >= end) {
             return 0;
@@ -128,7 +133,8 @@ static inline int cxml_input_invalid_utf8_at_cursor(xmlParserCtxtPtr ctxt) {
         }
         scalar = (scalar << 6) | (cursor[index] & 0x3F);
     }
-    return scalar < minimum || scalar > 0x10FFFF || (scalar >= 0xD800 && scalar <= 0xDFFF);
+    unsigned int minimum = length == 2 ? 0x80 : length == 3 ? 0x800 : 0x10000;
+    return scalar < minimum;
 }
 
 // MARK: libxml2's generic (printf-style) error channel

@@ -43,8 +43,10 @@ enum ErrorClassification {
         } else if encodingCodes.contains(code) || error.domain == Int32(XML_FROM_I18N.rawValue)
                     || (code == invalidCharacter && libxmlMessage.hasPrefix("Input is not proper UTF-8")) {
             reason = .encoding
-        } else if cxml_input_invalid_utf8_at_cursor(parser) != 0 {
-            // libxml2 names bad UTF-8 as such only when four bytes follow it in its buffer.
+        } else if code != documentEmpty, code != documentEnd, cxml_unreported_invalid_utf8(parser) != 0 {
+            // Bad UTF-8 that libxml2 took for a cut character (see the shim). Not for the errors it
+            // raises on the first byte alone, before reading a character: those are the same however
+            // many bytes follow.
             reason = .encoding
             text = "Input is not proper UTF-8 (\(libxmlMessage))"
         } else if limitPhrases.contains(where: libxmlMessage.contains) {
