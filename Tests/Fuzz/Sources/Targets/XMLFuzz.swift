@@ -111,8 +111,20 @@ enum XMLFuzz: FuzzTarget {
     }
 
     /// The same events, or the same events before the same error reason.
+    ///
+    /// One exception, a limit of libxml2 2.9 that Courier does not work around: in input it converts from
+    /// another encoding (UCS-4, UTF-16 …), a unit the converter cannot convert fails the parse when the
+    /// converter meets it, which depends on the chunks ("switching encoding: encoder error" when the
+    /// encoding is detected with the bad unit already buffered, a truncation at the end when it arrives
+    /// later). There both must fail, for any reason.
     static func agree(_ a: Outcome, _ b: Outcome, _ how: String) {
-        precondition(a.error?.reason == b.error?.reason,
+        let conversionFailed = [a.error, b.error].contains { error in
+            error.map { $0.message.contains("encoder error") || $0.message.contains("conversion failed") } ?? false
+        }
+        if conversionFailed {
+            precondition(a.error != nil && b.error != nil, "\(how): \(String(describing: a.error)), whole: \(String(describing: b.error))")
+        }
+        precondition(conversionFailed || a.error?.reason == b.error?.reason,
                      "\(how): \(String(describing: a.error)), whole: \(String(describing: b.error))")
         if a.error == nil {
             precondition(a.events == b.events, "\(how): other events than the whole document's")
