@@ -95,13 +95,13 @@ static inline int cxml_input_holds_content(xmlParserCtxtPtr ctxt) {
     return 0;
 }
 
-/// Whether the parser stands on bytes that are not UTF-8 which libxml2 did not report as such: in
-/// input it reads as UTF-8 without converting it, libxml2 (2.9) names bad UTF-8 only when at least
-/// four bytes follow it in its buffer; with fewer (where a chunk ended, or near the document's end)
-/// it takes them for a character cut by the chunk and reports the syntax error the missing
-/// character causes, so the same document failed differently when cut differently. A sequence cut
-/// short by the end of the buffer may still be completed, so it is not judged.
-static inline int cxml_unreported_invalid_utf8(xmlParserCtxtPtr ctxt) {
+/// Whether the parser stands on bytes that are not UTF-8, in input libxml2 reads as UTF-8 without
+/// converting it. libxml2 (2.9) names bad UTF-8 only when it decodes a character and at least four
+/// bytes follow in its buffer; with fewer (where a chunk ended) it takes them for a character cut by
+/// the chunk, and where it tests a single byte (a tag's next byte) it never decodes one: either way
+/// it reports a syntax error, so the same document failed differently when cut differently. A
+/// sequence cut short by the end of the buffer may still be completed, so it is not judged.
+static inline int cxml_invalid_utf8_at_cursor(xmlParserCtxtPtr ctxt) {
     if (ctxt == NULL || ctxt->input == NULL || ctxt->input->cur == NULL || ctxt->input->end == NULL) {
         return 0;
     }
@@ -110,7 +110,7 @@ static inline int cxml_unreported_invalid_utf8(xmlParserCtxtPtr ctxt) {
     }
     const xmlChar *cursor = ctxt->input->cur;
     const xmlChar *end = ctxt->input->end;
-    if (cursor >= end || end - cursor >= 4 || *cursor < 0x80) {
+    if (cursor >= end || *cursor < 0x80) {
         return 0;
     }
     // libxml2's own test (xmlCurrentChar's encoding_error): a lead byte it accepts, continuation

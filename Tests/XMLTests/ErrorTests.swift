@@ -93,6 +93,7 @@ import Testing
     /// same document was `.encoding` whole and `.malformed` fed a byte at a time.
     @Test func badUTF8IsAnEncodingErrorWhereverTheChunksEnd() throws {
         for bytes in [Array("<a><b><".utf8) + [0xF8] + Array("a><".utf8) + [0xF9] + Array("b(>".utf8),
+                      Array(#"<a x="1""#.utf8) + [0x9F] + Array("><b/><c/></a>".utf8),
                       Array("<a><".utf8) + [0xC3] + Array(">".utf8), Array("<".utf8) + [0xC1, 0x81] + Array("/>".utf8)] {
             let whole = try #require(throws: XMLError.self) { try XMLSAXParser(data: Data(bytes)).events() }
             #expect(whole.reason == .encoding)
