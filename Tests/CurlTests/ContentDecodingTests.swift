@@ -66,6 +66,19 @@ struct ContentDecodingTests {
         }
     }
 
+    /// Found by the content-decoding fuzz target (Tests/Fuzz/Corpus/content-decoding/regression-gzip-trailer-cut-before-magic):
+    /// once bytes after a gzip stream are found not to start a member, a later piece beginning with
+    /// the gzip magic number is still trailer, however the body is cut.
+    @Test func aTrailerStaysATrailerWhereverThePiecesEnd() async throws {
+        var gzip = CompressedFixtures.gzipHello
+        gzip.append(contentsOf: Array("AB".utf8))
+        let cut = gzip.count
+        gzip.append(CompressedFixtures.gzipHello)
+        for pieceSize in [1, 2, cut, 1 << 20] {
+            #expect(try await Self.decode(gzip, [.gzip], pieceSize: pieceSize) == Self.hello, "pieces of \(pieceSize)")
+        }
+    }
+
     @Test func bytesAfterTheEndAreIgnoredAsLibcurlDoes() async throws {
         var gzip = CompressedFixtures.gzipHello
         gzip.append(contentsOf: Array("trailing".utf8))

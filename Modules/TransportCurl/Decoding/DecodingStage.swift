@@ -20,6 +20,10 @@ final class DecodingStage {
     /// Between streams: before the first byte, or after a stream's end.
     private var betweenStreams = true
     private var sawInput = false
+    /// Bytes after a stream's end did not start another one: they and every byte after them are a
+    /// trailer. Decided once, so a later chunk that happens to begin with a gzip magic number is not
+    /// taken for a member (which would make the result depend on how the body was cut).
+    private var inTrailer = false
     /// No more output will come.
     private(set) var isDone = false
 
@@ -33,7 +37,7 @@ final class DecodingStage {
 
     /// More input, from the wire or the stage before.
     func feed(_ chunk: ArraySlice<UInt8>) {
-        guard !chunk.isEmpty else { return }
+        guard !chunk.isEmpty, !inTrailer else { return }
         if pending.isEmpty { pending = chunk } else { pending.append(contentsOf: chunk) }
     }
 
@@ -49,7 +53,10 @@ final class DecodingStage {
                 if pending.count < 2, !inputEnded {
                     return nil
                 }
-                if !decoder.startsAnotherStream(pending) { pending = [] }   // trailing bytes: ignored
+                if !decoder.startsAnotherStream(pending) {   // trailing bytes: ignored, to the end
+                    pending = []
+                    inTrailer = true
+                }
             }
             if pending.isEmpty, !outputMayBeHeld {
                 if inputEnded {

@@ -254,13 +254,31 @@ enum MultipartFuzz: FuzzTarget {
         return escaped
     }
 
+    /// Byte-wise, not by `Character`: a combining mark after `%22` or `"` must not hide it.
     static func unescape(_ text: String) -> String {
-        text.replacing("%22", with: "\"").replacing("%0D", with: "\r").replacing("%0A", with: "\n")
+        var bytes = Array(text.utf8)
+        for (escaped, byte) in [("%22", UInt8(ascii: "\"")), ("%0D", 0x0D), ("%0A", 0x0A)] {
+            let pattern = Array(escaped.utf8)
+            var output: [UInt8] = []
+            var index = 0
+            while index < bytes.count {
+                if bytes[index...].starts(with: pattern) {
+                    output.append(byte)
+                    index += pattern.count
+                } else {
+                    output.append(bytes[index])
+                    index += 1
+                }
+            }
+            bytes = output
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// Whether unescaping gives the name back: it held no escape sequence of its own and no NUL.
     static func isReversible(_ text: String) -> Bool {
-        !text.contains("%22") && !text.contains("%0D") && !text.contains("%0A") && !text.unicodeScalars.contains("\0")
+        let bytes = Array(text.utf8)
+        return !["%22", "%0D", "%0A"].contains { holds(bytes, Array($0.utf8)) } && !bytes.contains(0)
     }
 
     /// A header value with CR, LF and NUL dropped, per scalar.
@@ -352,58 +370,64 @@ enum MultipartFuzz: FuzzTarget {
         }
 
         /// `form-data; name="…"; filename="…"` as browsers write it: a quoted value ends at the next quote
-        /// (no backslash escapes; quotes and line breaks arrive percent-escaped).
+        /// (no backslash escapes; quotes and line breaks arrive percent-escaped). Read byte by byte, since
+        /// a combining mark after a quote would join it in one `Character`.
         static func disposition(_ value: String) -> [String: String]? {
-            var rest = Substring(value)
-            guard rest.hasPrefix("form-data") else { return nil }
-            rest = rest.dropFirst("form-data".count)
+            var rest = Array(value.utf8)[...]
+            guard rest.starts(with: "form-data".utf8) else { return nil }
+            rest = rest.dropFirst("form-data".utf8.count)
             var parameters: [String: String] = [:]
             while !rest.isEmpty {
-                guard rest.hasPrefix("; ") else { return nil }
+                guard rest.starts(with: "; ".utf8) else { return nil }
                 rest = rest.dropFirst(2)
-                guard let equals = rest.firstIndex(of: "=") else { return nil }
-                let name = String(rest[..<equals])
-                rest = rest[rest.index(after: equals)...]
-                guard rest.first == "\"" else { return nil }
+                guard let equals = rest.firstIndex(of: UInt8(ascii: "=")) else { return nil }
+                let name = String(decoding: rest[..<equals], as: UTF8.self)
+                rest = rest[(equals + 1)...]
+                guard rest.first == UInt8(ascii: "\"") else { return nil }
                 rest = rest.dropFirst()
-                guard let close = rest.firstIndex(of: "\"") else { return nil }
-                guard parameters[name] == nil else { return nil }
-                parameters[name] = String(rest[..<close])
-                rest = rest[rest.index(after: close)...]
+                guard let close = rest.firstIndex(of: UInt8(ascii: "\"")), parameters[name] == nil else { return nil }
+                parameters[name] = String(decoding: rest[..<close], as: UTF8.self)
+                rest = rest[(close + 1)...]
             }
             return parameters
         }
 
         /// The `boundary` parameter of a `multipart/form-data` type, by RFC 2045: a token or a quoted string.
         static func boundary(ofContentType value: String) -> String? {
-            let tokenCharacters = Set("!#$%&'*+-.0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ^_`abcdefghijklmnopqrstuvwxyz|~")
-            var rest = Substring(value)
-            guard rest.lowercased().hasPrefix("multipart/form-data") else { return nil }
-            rest = rest.dropFirst("multipart/form-data".count)
-            while rest.first == " " { rest = rest.dropFirst() }
-            guard rest.first == ";" else { return nil }
+            let tokenCharacters = Set("!#$%&'*+-.0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ^_`abcdefghijklmnopqrstuvwxyz|~".utf8)
+            var rest = Array(value.utf8)[...]
+            func skipSpaces() { while rest.first == 0x20 { rest = rest.dropFirst() } }
+            func take(_ prefix: String) -> Bool {
+                let expected = Array(prefix.utf8)
+                guard rest.count >= expected.count,
+                      zip(rest.prefix(expected.count), expected).allSatisfy({ $0 | 0x20 == $1 | 0x20 }) else { return false }
+                rest = rest.dropFirst(expected.count)
+                return true
+            }
+            guard take("multipart/form-data") else { return nil }
+            skipSpaces()
+            guard rest.first == UInt8(ascii: ";") else { return nil }
             rest = rest.dropFirst()
-            while rest.first == " " { rest = rest.dropFirst() }
-            guard rest.lowercased().hasPrefix("boundary=") else { return nil }
-            rest = rest.dropFirst("boundary=".count)
-            if rest.first == "\"" {
-                var boundary = ""
+            skipSpaces()
+            guard take("boundary=") else { return nil }
+            if rest.first == UInt8(ascii: "\"") {
+                var boundary: [UInt8] = []
                 rest = rest.dropFirst()
-                while let character = rest.first, character != "\"" {
+                while let byte = rest.first, byte != UInt8(ascii: "\"") {
                     rest = rest.dropFirst()
-                    if character == "\\" {
+                    if byte == UInt8(ascii: "\\") {
                         guard let escaped = rest.first else { return nil }
                         boundary.append(escaped)
                         rest = rest.dropFirst()
                     } else {
-                        boundary.append(character)
+                        boundary.append(byte)
                     }
                 }
-                guard rest == "\"" else { return nil }
-                return boundary
+                guard rest.elementsEqual([UInt8(ascii: "\"")]) else { return nil }
+                return String(decoding: boundary, as: UTF8.self)
             }
             guard !rest.isEmpty, rest.allSatisfy(tokenCharacters.contains) else { return nil }
-            return String(rest)
+            return String(decoding: rest, as: UTF8.self)
         }
 
         /// The index where `pattern` first starts in `bytes`.

@@ -111,8 +111,25 @@ enum XMLFuzz: FuzzTarget {
     }
 
     /// The same events, or the same events before the same error reason.
+    ///
+    /// Two exceptions, limits of libxml2 2.9's push parser that Courier does not work around; there both must
+    /// fail, for any reason:
+    /// - in input it converts from another encoding (UCS-4, UTF-16 …), a unit the converter cannot convert
+    ///   fails the parse when the converter meets it, which depends on the chunks ("switching encoding:
+    ///   encoder error" when the encoding is detected with the bad unit already buffered, a truncation at
+    ///   the end when it arrives later);
+    /// - a document type declaration is parsed once a `>` has arrived, even one inside its quoted system or
+    ///   public literal: cut after that `>`, the literal looks unfinished ("Unfinished System or Public
+    ///   ID"), while read whole it ends at its quote further on.
     static func agree(_ a: Outcome, _ b: Outcome, _ how: String) {
-        precondition(a.error?.reason == b.error?.reason,
+        let libxml2Limits = ["encoder error", "conversion failed", "System or Public ID", "SystemLiteral", "PubidLiteral"]
+        let knownLimit = [a.error, b.error].contains { error in
+            error.map { error in libxml2Limits.contains { error.message.contains($0) } } ?? false
+        }
+        if knownLimit {
+            precondition(a.error != nil && b.error != nil, "\(how): \(String(describing: a.error)), whole: \(String(describing: b.error))")
+        }
+        precondition(knownLimit || a.error?.reason == b.error?.reason,
                      "\(how): \(String(describing: a.error)), whole: \(String(describing: b.error))")
         if a.error == nil {
             precondition(a.events == b.events, "\(how): other events than the whole document's")
