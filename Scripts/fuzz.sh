@@ -4,9 +4,11 @@
 # included), keeps what it discovers in .build-fuzz/corpus/<target>/ (never in git), and fails the script on a
 # crash, a leak, a time-out or an out-of-memory, leaving the input in .build-fuzz/artifacts/<target>/.
 #
-# Usage: Scripts/fuzz.sh [TARGET...] [--seconds N] [--runs N] [--parallel P] [--list] [--no-build]
+# Usage: Scripts/fuzz.sh [TARGET...] [--seconds N] [--runs N] [--seed S] [--parallel P] [--list] [--no-build]
 #   TARGET        targets to run (default: all, in the order of Tests/Fuzz/Sources/FuzzTarget.swift)
 #   --seconds N   time per target (default 60); --runs N instead stops each after N executions
+#   --seed S      libFuzzer's random seed (default: a new one each run); with it, and Swift's hashing made
+#                 deterministic, a run replays the same inputs in the same order, as far as its time goes
 #   --parallel P  targets run side by side (default 2, one per core)
 #   --list        prints the target names and exits
 # Each target's libFuzzer log is .build-fuzz/logs/<target>.log; the last line of each is summarised at the end.
@@ -16,6 +18,7 @@ cd "$COURIER_ROOT"
 
 seconds=60
 runs=""
+seed=""
 parallel=2
 build=1
 list=0
@@ -24,10 +27,11 @@ while [ $# -gt 0 ]; do
     case "$1" in
         --seconds) seconds="$2"; shift 2 ;;
         --runs) runs="$2"; shift 2 ;;
+        --seed) seed="$2"; shift 2 ;;
         --parallel) parallel="$2"; shift 2 ;;
         --no-build) build=0; shift ;;
         --list) list=1; shift ;;
-        -h|--help) sed -n '2,13p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h|--help) sed -n '2,15p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
         -*) die "unknown option $1 (see --help)" ;;
         *) targets+=("$1"); shift ;;
     esac
@@ -62,6 +66,8 @@ binary="$(COURIER_FUZZ=1 swift build --product courier-fuzz --scratch-path "$SCR
 mkdir -p "$SCRATCH/logs"
 # The Swift runtime's backtracer would hold a crashing process for seconds; libFuzzer reports the crash itself.
 export SWIFT_BACKTRACE=enable=no
+# With --seed, Swift's per-process hash seed must not vary either (dictionary order steers coverage).
+[ -n "$seed" ] && export SWIFT_DETERMINISTIC_HASHING=1
 export ASAN_OPTIONS="detect_leaks=1:abort_on_error=0:${ASAN_OPTIONS:-}"
 
 # run_target NAME: one target, its exit status the script's verdict for it.
@@ -72,10 +78,12 @@ run_target() {
     mkdir -p "$corpus" "$artifacts" "$seeds"
     local limit=(-max_total_time="$seconds")
     [ -n "$runs" ] && limit=(-runs="$runs")
+    local seeding=()
+    [ -n "$seed" ] && seeding=(-seed="$seed")
     local dictionary=()
     [ -f "Tests/Fuzz/Dictionaries/$target.dict" ] && dictionary=(-dict="Tests/Fuzz/Dictionaries/$target.dict")
     # -timeout: one input running 10 s is a hang; -rss_limit_mb: 2 GiB is a runaway allocation.
-    COURIER_FUZZ_TARGET="$target" "$binary" "$corpus" "$seeds" "${limit[@]}" "${dictionary[@]}" \
+    COURIER_FUZZ_TARGET="$target" "$binary" "$corpus" "$seeds" "${limit[@]}" "${seeding[@]}" "${dictionary[@]}" \
         -timeout=10 -rss_limit_mb=2048 -max_len=65536 -print_final_stats=1 -artifact_prefix="$artifacts" \
         >"$SCRATCH/logs/$target.log" 2>&1
 }
