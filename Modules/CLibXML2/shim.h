@@ -95,48 +95,6 @@ static inline int cxml_input_holds_content(xmlParserCtxtPtr ctxt) {
     return 0;
 }
 
-/// Whether the parser stands on bytes that are not UTF-8, in input libxml2 reads as UTF-8 without
-/// converting it. libxml2 (2.9) names bad UTF-8 only when it decodes a character and at least four
-/// bytes follow in its buffer; with fewer (where a chunk ended) it takes them for a character cut by
-/// the chunk, and where it tests a single byte (a tag's next byte) it never decodes one: either way
-/// it reports a syntax error, so the same document failed differently when cut differently. A
-/// sequence cut short by the end of the buffer may still be completed, so it is not judged.
-static inline int cxml_invalid_utf8_at_cursor(xmlParserCtxtPtr ctxt) {
-    if (ctxt == NULL || ctxt->input == NULL || ctxt->input->cur == NULL || ctxt->input->end == NULL) {
-        return 0;
-    }
-    if (ctxt->input->buf != NULL && ctxt->input->buf->encoder != NULL) {
-        return 0;
-    }
-    const xmlChar *cursor = ctxt->input->cur;
-    const xmlChar *end = ctxt->input->end;
-    if (cursor >= end || *cursor < 0x80) {
-        return 0;
-    }
-    // libxml2's own test (xmlCurrentChar's encoding_error): a lead byte it accepts, continuation
-    // bytes, no overlong form. Surrogates and scalars past U+10FFFF it reports itself, whatever follows.
-    unsigned int lead = cursor[0];
-    if ((lead & 0x40) == 0 || lead == 0xC0) {
-        return 1;
-    }
-    int length = (lead & 0xE0) == 0xE0 ? ((lead & 0xF0) == 0xF0 ? 4 : 3) : 2;
-    if (length == 4 && (lead & 0xF8) != 0xF0) {
-        return 1;
-    }
-    unsigned int scalar = lead & (length == 2 ? 0x1F : length == 3 ? 0x0F : 0x07);
-    for (int index = 1; index < length; index++) {
-        if (cursor + index >= end) {
-            return 0;
-        }
-        if ((cursor[index] & 0xC0) != 0x80) {
-            return 1;
-        }
-        scalar = (scalar << 6) | (cursor[index] & 0x3F);
-    }
-    unsigned int minimum = length == 2 ? 0x80 : length == 3 ? 0x800 : 0x10000;
-    return scalar < minimum;
-}
-
 // MARK: libxml2's generic (printf-style) error channel
 
 /// A few libxml2 paths report through the generic error channel directly, bypassing the

@@ -88,30 +88,6 @@ import Testing
         #expect(pieces.reason == whole.reason)
     }
 
-    /// Found by the xml fuzz target (Tests/Fuzz/Corpus/xml/regression-bad-utf8-at-chunk-end): libxml2 calls
-    /// bytes that are not UTF-8 an encoding error only when four bytes follow them in its buffer, so the
-    /// same document was `.encoding` whole and `.malformed` fed a byte at a time.
-    @Test func badUTF8IsAnEncodingErrorWhereverTheChunksEnd() throws {
-        for bytes in [Array("<a><b><".utf8) + [0xF8] + Array("a><".utf8) + [0xF9] + Array("b(>".utf8),
-                      Array(#"<a x="1""#.utf8) + [0x9F] + Array("><b/><c/></a>".utf8),
-                      Array("<a><".utf8) + [0xC3] + Array(">".utf8), Array("<".utf8) + [0xC1, 0x81] + Array("/>".utf8)] {
-            let whole = try #require(throws: XMLError.self) { try XMLSAXParser(data: Data(bytes)).events() }
-            #expect(whole.reason == .encoding)
-            let parser = try XMLEventParser()
-            let bytewise = try #require(throws: XMLError.self) {
-                for byte in bytes { _ = try parser.feed([byte]) }
-                _ = try parser.finish()
-            }
-            #expect(bytewise.reason == .encoding, "\(bytewise)")
-        }
-        // A character cut by a chunk's end is not bad: it completes with the next chunk.
-        let parser = try XMLEventParser()
-        var events = try parser.feed(Array("<a>".utf8) + [0xE2])
-        events += try parser.feed([0x82, 0xAC] + Array("</a>".utf8))
-        events += try parser.finish()
-        #expect(events == [.startElement("a", attributes: [], namespaces: []), .text("€"), .endElement("a")])
-    }
-
     @Test func wrongEncodings() throws {
         // Latin-1 bytes in a document that says UTF-8.
         let latin1 = Data(#"<?xml version="1.0" encoding="UTF-8"?><a>"#.utf8) + Data([0xE9, 0x74, 0xE9]) + Data("</a>".utf8)

@@ -43,12 +43,6 @@ enum ErrorClassification {
         } else if encodingCodes.contains(code) || error.domain == Int32(XML_FROM_I18N.rawValue)
                     || (code == invalidCharacter && libxmlMessage.hasPrefix("Input is not proper UTF-8")) {
             reason = .encoding
-        } else if code != documentEmpty, code != documentEnd, cxml_invalid_utf8_at_cursor(parser) != 0 {
-            // Bad UTF-8 that libxml2 reported as a syntax error (see the shim). Not for "document
-            // empty" and "extra content": libxml2 raises those on a first byte, possibly before the
-            // rest of its character has arrived, so judging that character would depend on the cut.
-            reason = .encoding
-            text = "Input is not proper UTF-8 (\(libxmlMessage))"
         } else if limitPhrases.contains(where: libxmlMessage.contains) {
             reason = .tooLarge
         } else if code == documentEmpty, !sawContent {
