@@ -9,6 +9,8 @@
 #   --seconds N   time per target (default 60); --runs N instead stops each after N executions
 #   --seed S      libFuzzer's random seed (default: a new one each run); with it, and Swift's hashing made
 #                 deterministic, a run replays the same inputs in the same order, as far as its time goes
+#   --replay-only T  target T only replays its committed corpus (no new inputs): for a target with an open
+#                 finding, so the regression check stays green while the finding is worked on (repeatable)
 #   --parallel P  targets run side by side (default 2, one per core)
 #   --list        prints the target names and exits
 # Each target's libFuzzer log is .build-fuzz/logs/<target>.log; the last line of each is summarised at the end.
@@ -19,6 +21,7 @@ cd "$COURIER_ROOT"
 seconds=60
 runs=""
 seed=""
+replay_only=()
 parallel=2
 build=1
 list=0
@@ -28,10 +31,11 @@ while [ $# -gt 0 ]; do
         --seconds) seconds="$2"; shift 2 ;;
         --runs) runs="$2"; shift 2 ;;
         --seed) seed="$2"; shift 2 ;;
+        --replay-only) replay_only+=("$2"); shift 2 ;;
         --parallel) parallel="$2"; shift 2 ;;
         --no-build) build=0; shift ;;
         --list) list=1; shift ;;
-        -h|--help) sed -n '2,15p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h|--help) sed -n '2,17p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
         -*) die "unknown option $1 (see --help)" ;;
         *) targets+=("$1"); shift ;;
     esac
@@ -78,6 +82,11 @@ run_target() {
     mkdir -p "$corpus" "$artifacts" "$seeds"
     local limit=(-max_total_time="$seconds")
     [ -n "$runs" ] && limit=(-runs="$runs")
+    if printf '%s\n' "${replay_only[@]}" | grep -qx "$target"; then
+        # Given files (not folders), libFuzzer runs each once and stops.
+        COURIER_FUZZ_TARGET="$target" "$binary" -timeout=10 -rss_limit_mb=2048 "$seeds"/* >"$SCRATCH/logs/$target.log" 2>&1
+        return
+    fi
     local seeding=()
     [ -n "$seed" ] && seeding=(-seed="$seed")
     local dictionary=()

@@ -10,6 +10,10 @@ struct CertificateTests {
         let pem = try Certificate.certificates(contentsOfFile: Fixture.path("leaf.pem"))
         let der = try Certificate.certificates(contentsOfFile: Fixture.path("pins/leaf.cer"))
         #expect(pem.count == 1 && pem == der)
+        // A DER file loads as the certificate's own encoding, as a PEM block does (found by the certificates fuzz
+        // target: a certificate OpenSSL reads from a non-canonical encoding differed by how it was loaded).
+        let derFile = try [UInt8](Data(contentsOf: URL(fileURLWithPath: Fixture.path("pins/leaf.cer"))))
+        #expect(try Certificate.certificates(fromPEMOrDER: derFile).map(\.derBytes) == [X509Object(der: derFile)!.der])
         let bundle = try String(contentsOfFile: Fixture.path("leaf.pem"), encoding: .utf8)
             + "text between blocks is ignored\n" + String(contentsOfFile: Fixture.path("intermediate.pem"), encoding: .utf8)
         let both = try Certificate.certificates(fromPEMOrDER: Array(bundle.utf8))

@@ -6,7 +6,10 @@ extension Certificate {
     public static func certificates(fromPEMOrDER bytes: [UInt8]) throws(CertificateLoadingError) -> [Certificate] {
         let pem = X509Object.certificates(inPEM: bytes)
         if !pem.isEmpty { return pem.map { Certificate(derBytes: $0.der) } }
-        if X509Object(der: bytes) != nil { return [Certificate(derBytes: bytes)] }
+        // The certificate's own encoding, as for PEM: OpenSSL reads one DER object and ignores what follows it,
+        // so keeping the input would make the same certificate differ by trailing bytes depending on how it
+        // was loaded (found by the certificates fuzz target).
+        if let object = X509Object(der: bytes) { return [Certificate(derBytes: object.der)] }
         throw CertificateLoadingError(.noCertificate, path: nil)
     }
 
