@@ -57,12 +57,13 @@ ensure_apt_packages libcurl4-openssl-dev libssl-dev libxml2-dev zlib1g-dev libbr
 
 SCRATCH="$COURIER_ROOT/.build-fuzz"
 if [ "$build" = 1 ]; then
+    mkdir -p "$SCRATCH"
     log "building courier-fuzz (libFuzzer + AddressSanitizer, $SCRATCH)"
     lock=()
     [ -n "${COURIER_BUILD_LOCK:-}" ] && lock=(flock "$COURIER_BUILD_LOCK")
     COURIER_FUZZ=1 "${lock[@]}" swift build --product courier-fuzz --scratch-path "$SCRATCH" \
-        -Xswiftc -sanitize=fuzzer,address -Xswiftc -DCOURIER_FUZZING >"$SCRATCH.build.log" 2>&1 \
-        || { grep -E "error:" "$SCRATCH.build.log" | head -30 >&2; die "building courier-fuzz failed (log: $SCRATCH.build.log)"; }
+        -Xswiftc -sanitize=fuzzer,address -Xswiftc -DCOURIER_FUZZING >"$SCRATCH/build.log" 2>&1 \
+        || { grep -E "error:" "$SCRATCH/build.log" | head -30 >&2; die "building courier-fuzz failed (log: $SCRATCH/build.log)"; }
 fi
 binary="$(COURIER_FUZZ=1 swift build --product courier-fuzz --scratch-path "$SCRATCH" --show-bin-path)/courier-fuzz"
 [ -x "$binary" ] || die "$binary is missing (run without --no-build)"
