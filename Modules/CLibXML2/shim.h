@@ -77,15 +77,17 @@ static inline long cxml_input_remaining(xmlParserCtxtPtr ctxt) {
 }
 
 /// Whether the text libxml2 has decoded into its input buffer (UTF-8, whatever the document's
-/// encoding) holds anything but XML white space and a leading byte-order mark.
+/// encoding) holds anything but XML white space and a leading byte-order mark, or as much of one as
+/// has arrived (libxml2 may stop on its first two bytes before the third comes).
 static inline int cxml_input_holds_content(xmlParserCtxtPtr ctxt) {
     if (ctxt == NULL || ctxt->input == NULL || ctxt->input->base == NULL || ctxt->input->end == NULL) {
         return 0;
     }
     const xmlChar *cursor = ctxt->input->base;
     const xmlChar *end = ctxt->input->end;
-    if (end - cursor >= 3 && cursor[0] == 0xEF && cursor[1] == 0xBB && cursor[2] == 0xBF) {
-        cursor += 3;
+    static const xmlChar byteOrderMark[3] = {0xEF, 0xBB, 0xBF};
+    for (int index = 0; index < 3 && cursor < end && *cursor == byteOrderMark[index]; index++) {
+        cursor++;
     }
     for (; cursor < end; cursor++) {
         if (*cursor != 0x20 && *cursor != 0x09 && *cursor != 0x0A && *cursor != 0x0D) {

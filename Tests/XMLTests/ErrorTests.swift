@@ -86,6 +86,18 @@ import Testing
             _ = try cut.finish()
         }
         #expect(pieces.reason == whole.reason)
+        // A byte-order mark and white space is empty however it is cut, a charset given or not
+        // (Tests/Fuzz/Corpus/xml/regression-bom-cut-empty-or-malformed).
+        for charset in [nil, "utf-8"] {
+            let bom: [UInt8] = [0xEF, 0xBB, 0xBF, 0x20, 0x20]
+            let parser = try XMLEventParser(charset: charset)
+            let bytewise = try #require(throws: XMLError.self) {
+                for byte in bom { _ = try parser.feed([byte]) }
+                _ = try parser.finish()
+            }
+            #expect(bytewise.reason == .empty)
+            #expect(try error(Data(bom), charset: charset).reason == .empty)
+        }
     }
 
     @Test func wrongEncodings() throws {

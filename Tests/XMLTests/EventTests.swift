@@ -72,6 +72,41 @@ import Testing
         #expect(amplified == 0)
     }
 
+    /// Found by the xml fuzz target (Tests/Fuzz/Corpus/xml/regression-bom-with-charset): told the charset,
+    /// libxml2 takes a byte-order mark for a character and failed the document ("Document is empty"),
+    /// whole or in chunks; a mark starting a body now decides the encoding.
+    @Test func aByteOrderMarkWithACharset() throws {
+        let utf16: [UInt8] = [0xFF, 0xFE] + Array("<a>é</a>".utf16).flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] }
+        for charset in ["utf-8", "UTF-16"] {
+            #expect(try XMLDocument(data: Data([0xEF, 0xBB, 0xBF] + Array("<a>é</a>".utf8)), charset: charset).root.text == "é")
+            #expect(try XMLDocument(data: Data(utf16), charset: charset).root.text == "é")
+        }
+        #expect(try XMLDocument(data: Data(Array("<a>é</a>".utf16).flatMap { [UInt8($0 >> 8), UInt8($0 & 0xFF)] }), charset: "UTF-16BE").root.text == "é")
+        #expect(throws: XMLError.self) { try XMLDocument(data: Data("<a/>".utf8), charset: "x-no-such-charset") }
+    }
+
+    @Test func aByteOrderMarkSplitAcrossTheFirstChunks() throws {
+        let bytes: [UInt8] = [0xEF, 0xBB, 0xBF] + Array("<a>é</a>".utf8)
+        for charset in [nil, "utf-8"] {
+            for size in [1, 2, 3] {
+                let parser = try XMLEventParser(charset: charset)
+                var events: [XMLEvent] = []
+                var offset = 0
+                while offset < bytes.count {
+                    events += try parser.feed(bytes[offset..<min(bytes.count, offset + size)])
+                    offset += size
+                }
+                events += try parser.finish()
+                #expect(events == [.startElement("a", attributes: [], namespaces: []), .text("é"), .endElement("a")],
+                        "charset \(String(describing: charset)), chunks of \(size)")
+            }
+        }
+        // A document shorter than the held bytes is still parsed at the end.
+        let short = try XMLEventParser()
+        #expect(try short.feed(Array("<a/".utf8)).isEmpty)
+        #expect(try short.feed(Array(">".utf8)) + short.finish() == [.startElement("a", attributes: [], namespaces: []), .endElement("a")])
+    }
+
     @Test func multiByteCharactersSplitAcrossChunks() throws {
         let parser = try XMLEventParser()
         var events = try parser.feed(Data("<a>".utf8) + Data([0xE2, 0x82]))

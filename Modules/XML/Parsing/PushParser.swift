@@ -30,11 +30,17 @@ final class PushParser {
     private let context: xmlParserCtxtPtr
     private var done = false
 
+    /// The `charset` of the body's `Content-Type`, applied once the first bytes are known.
+    private let charset: String?
+
     /// A parser. `charset` is the `charset` parameter of the body's `Content-Type`: when given it
     /// wins over the document's own declaration (RFC 7303 §3.2), and an unknown one is an
-    /// ``XMLError/Reason/encoding`` error.
+    /// ``XMLError/Reason/encoding`` error. A byte-order mark at the start of the body wins over
+    /// it (as in the WHATWG encoding standard): told the encoding, libxml2 takes the mark for a
+    /// character and fails the document ("Document is empty").
     init(mode: Mode, options: XMLParseOptions, charset: String? = nil) throws(XMLError) {
         _ = libxml2Ready
+        self.charset = charset
         var sax = xmlSAXHandler()
         var extraOptions: Int32 = 0
         switch mode {
@@ -63,9 +69,8 @@ final class PushParser {
             guard let handler = xmlFindCharEncodingHandler(charset) else {
                 throw XMLError(reason: .encoding, message: "unsupported encoding \(charset) (the charset of the Content-Type)")
             }
-            guard xmlSwitchToEncoding(context, handler) == 0 else {
-                throw XMLError(reason: .encoding, message: "libxml2 cannot decode \(charset) (the charset of the Content-Type)")
-            }
+            // Only a check that it exists: the switch waits for the first bytes (startParsing).
+            xmlCharEncCloseFunc(handler)
         }
     }
 
@@ -82,10 +87,49 @@ final class PushParser {
     /// huge buffer never overflows `xmlParseChunk`'s `int` size.
     static let pieceSize = 64 * 1024
 
+    /// The document's first bytes, held until there are four: libxml2 reads the start of a document
+    /// (byte-order mark, encoding signature) from what it has when it starts, and, given a charset,
+    /// fails a document that starts with a byte-order mark on its first two bytes ("Document is
+    /// empty" on EF BB), so the first chunk of a body must not decide the outcome.
+    private var head: [UInt8] = []
+    private var started = false
+    private static let headSize = 4
+
     /// Parses the next bytes of the document; events (in ``Mode/events``) wait in ``state``.
     func feed(_ bytes: UnsafeRawBufferPointer) throws(XMLError) {
         if let error = state.error { throw error }
-        guard !done, let base = bytes.baseAddress, !bytes.isEmpty else { return }
+        guard !done, !bytes.isEmpty else { return }
+        guard started else {
+            head += bytes
+            if head.count >= Self.headSize { try startParsing() }
+            return
+        }
+        try parse(bytes)
+    }
+
+    /// Applies the charset unless the first bytes are a byte-order mark, and hands them to libxml2.
+    private func startParsing() throws(XMLError) {
+        started = true
+        let marks: [[UInt8]] = [[0xEF, 0xBB, 0xBF], [0xFE, 0xFF], [0xFF, 0xFE]]
+        if let charset, !marks.contains(where: head.starts(with:)) {
+            guard let handler = xmlFindCharEncodingHandler(charset), xmlSwitchToEncoding(context, handler) == 0 else {
+                let error = XMLError(reason: .encoding, message: "libxml2 cannot decode \(charset) (the charset of the Content-Type)")
+                state.record(error)
+                done = true
+                throw error
+            }
+        }
+        let held = head
+        head = []
+        var failure: XMLError?
+        held.withUnsafeBytes { raw in
+            do throws(XMLError) { try parse(raw) } catch { failure = error }
+        }
+        if let failure { throw failure }
+    }
+
+    private func parse(_ bytes: UnsafeRawBufferPointer) throws(XMLError) {
+        guard let base = bytes.baseAddress, !bytes.isEmpty else { return }
         if !state.sawContent { state.sawContent = Self.holdsContent(bytes) }
         var offset = 0
         while offset < bytes.count {
@@ -105,6 +149,7 @@ final class PushParser {
             if let error = state.error { throw error }
             return
         }
+        if !started { try startParsing() }
         state.finishing = true
         let silenced = cxml_silence_generic_errors()
         let status = xmlParseChunk(context, nil, 0, 1)
