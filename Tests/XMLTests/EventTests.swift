@@ -107,6 +107,35 @@ import Testing
         #expect(try short.feed(Array(">".utf8)) + short.finish() == [.startElement("a", attributes: [], namespaces: []), .endElement("a")])
     }
 
+    /// Found by the xml fuzz target (Tests/Fuzz/Corpus/xml/doctype-system-literal-with-gt-valid): libxml2 2.9
+    /// takes any `>` for the end of a document type declaration, so a body cut after a `>` inside a quoted
+    /// literal (or a comment of the internal subset) failed ("Unfinished System or Public ID") a document that
+    /// parses whole. The prolog now reaches libxml2 in one piece, whatever the cuts.
+    @Test func aDocumentTypeDeclarationCutAnywhere() throws {
+        let documents = [
+            #"<?xml version="1.0"?><!DOCTYPE plist PUBLIC "-//A//B" "http://x/y>z.dtd"><plist><a/></plist>"#,
+            #"<!DOCTYPE r [ <!-- it's a ]> trap --> <!ELEMENT r ANY> <!ATTLIST r b CDATA "]>'"> ]><r>t</r>"#,
+        ]
+        var options = XMLParseOptions()
+        options.allowsExternalDTDReference = true  // named, never loaded
+        for text in documents {
+            let whole = try XMLSAXParser(data: Data(text.utf8), options: options).events()
+            #expect(whole.count >= 3, "\(whole)")
+            let utf16 = [UInt8]([0xFF, 0xFE]) + Array(text.utf16).flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] }
+            for bytes in [Array(text.utf8), utf16] {
+                for cut in 1..<bytes.count {
+                    let parser = try XMLEventParser(options: options)
+                    let events = try parser.feed(bytes[..<cut]) + parser.feed(bytes[cut...]) + parser.finish()
+                    #expect(events == whole, "cut at \(cut) of \(bytes.count)")
+                }
+                let bytewise = try XMLEventParser(options: options)
+                var events: [XMLEvent] = []
+                for byte in bytes { events += try bytewise.feed([byte]) }
+                #expect(try events + bytewise.finish() == whole)
+            }
+        }
+    }
+
     @Test func multiByteCharactersSplitAcrossChunks() throws {
         let parser = try XMLEventParser()
         var events = try parser.feed(Data("<a>".utf8) + Data([0xE2, 0x82]))

@@ -87,31 +87,61 @@ final class PushParser {
     /// huge buffer never overflows `xmlParseChunk`'s `int` size.
     static let pieceSize = 64 * 1024
 
-    /// The document's first bytes, held until there are four: libxml2 reads the start of a document
-    /// (byte-order mark, encoding signature) from what it has when it starts, and, given a charset,
-    /// fails a document that starts with a byte-order mark on its first two bytes ("Document is
-    /// empty" on EF BB), so the first chunk of a body must not decide the outcome.
-    private var head: [UInt8] = []
+    /// The start of the document, held until its prolog has ended (see ``PrologScanner``), then
+    /// given to libxml2 in one piece. libxml2 reads the start of a document (byte-order mark,
+    /// encoding signature) from what it has when it starts, and decides whether a document type
+    /// declaration has arrived by looking for any `>`: fed the start in pieces, it failed
+    /// documents that parse whole (a byte-order mark with a charset, "Document is empty" on EF BB;
+    /// a `>` in a DOCTYPE's system literal, "Unfinished System or Public ID").
+    private var held: [UInt8] = []
+    private var scanner: PrologScanner?
     private var started = false
+    /// Bytes needed to tell the encoding (libxml2 looks at four too).
     private static let headSize = 4
+    /// Past this many held bytes the prolog goes to libxml2 as it comes: a larger prolog is not
+    /// worth the memory (entity declarations, the only large thing a prolog could need, are
+    /// refused anyway).
+    static let maximumHeldProlog = 1 << 20
 
     /// Parses the next bytes of the document; events (in ``Mode/events``) wait in ``state``.
     func feed(_ bytes: UnsafeRawBufferPointer) throws(XMLError) {
         if let error = state.error { throw error }
         guard !done, !bytes.isEmpty else { return }
-        guard started else {
-            head += bytes
-            if head.count >= Self.headSize { try startParsing() }
-            return
+        if started { return try parse(bytes) }
+        var rest = bytes
+        if scanner == nil {
+            let needed = min(Self.headSize - held.count, rest.count)
+            held += rest.prefix(needed)
+            rest = UnsafeRawBufferPointer(rebasing: rest[needed...])
+            guard held.count >= Self.headSize else { return }
+            guard let encoding = PrologScanner.Encoding.detect(head: held, charset: charset) else {
+                try startParsing()
+                return try parse(rest)
+            }
+            var scanner = PrologScanner(encoding: encoding)
+            let ended = held.withUnsafeBytes { scanner.scan($0) } != nil
+            self.scanner = scanner
+            if ended {
+                try startParsing()
+                return try parse(rest)
+            }
         }
-        try parse(bytes)
+        if let end = scanner?.scan(rest) {
+            held += rest.prefix(end)
+            try startParsing()
+            return try parse(UnsafeRawBufferPointer(rebasing: rest[end...]))
+        }
+        held += rest
+        if held.count > Self.maximumHeldProlog { try startParsing() }
     }
 
-    /// Applies the charset unless the first bytes are a byte-order mark, and hands them to libxml2.
+    /// Applies the charset unless the first bytes are a byte-order mark, and hands the held
+    /// bytes to libxml2 in one piece.
     private func startParsing() throws(XMLError) {
         started = true
+        scanner = nil
         let marks: [[UInt8]] = [[0xEF, 0xBB, 0xBF], [0xFE, 0xFF], [0xFF, 0xFE]]
-        if let charset, !marks.contains(where: head.starts(with:)) {
+        if let charset, !marks.contains(where: held.starts(with:)) {
             guard let handler = xmlFindCharEncodingHandler(charset), xmlSwitchToEncoding(context, handler) == 0 else {
                 let error = XMLError(reason: .encoding, message: "libxml2 cannot decode \(charset) (the charset of the Content-Type)")
                 state.record(error)
@@ -119,21 +149,21 @@ final class PushParser {
                 throw error
             }
         }
-        let held = head
-        head = []
+        let prolog = held
+        held = []
         var failure: XMLError?
-        held.withUnsafeBytes { raw in
-            do throws(XMLError) { try parse(raw) } catch { failure = error }
+        prolog.withUnsafeBytes { raw in
+            do throws(XMLError) { try parse(raw, pieceSize: max(1, min(raw.count, Int(Int32.max)))) } catch { failure = error }
         }
         if let failure { throw failure }
     }
 
-    private func parse(_ bytes: UnsafeRawBufferPointer) throws(XMLError) {
+    private func parse(_ bytes: UnsafeRawBufferPointer, pieceSize: Int = PushParser.pieceSize) throws(XMLError) {
         guard let base = bytes.baseAddress, !bytes.isEmpty else { return }
         if !state.sawContent { state.sawContent = Self.holdsContent(bytes) }
         var offset = 0
         while offset < bytes.count {
-            let count = min(Self.pieceSize, bytes.count - offset)
+            let count = min(pieceSize, bytes.count - offset)
             let silenced = cxml_silence_generic_errors()
             let status = xmlParseChunk(context, (base + offset).assumingMemoryBound(to: CChar.self), Int32(count), 0)
             cxml_restore_generic_errors(silenced)
