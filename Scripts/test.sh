@@ -48,7 +48,6 @@ rm -f "$asan_log"
 log "fuzzing every target for a bounded time (Scripts/fuzz.sh)"
 # 15 s per target, two at a time, from the committed corpus with a fixed seed: a regression check that replays the
 # same inputs on every run. Discovery is the long runs' job (docs/reliability.md, "Fuzzing").
-# xml only replays its corpus: its open finding (docs/reliability.md, "Fuzzing") is being worked on.
 Scripts/fuzz.sh --seconds "${COURIER_FUZZ_SECONDS:-15}" --seed 1
 
 log "integration tests (real servers on 127.0.0.1)"
