@@ -39,4 +39,27 @@ import Testing
         // Each pause is a sleep of at least the delay: a lower bound, never an upper one.
         #expect(clock.now - started >= .milliseconds(5) * (packets - 1))
     }
+
+    /// A zero delay caps the packet size without a sleep per packet, and a cancelled read still stops.
+    @Test func aZeroDelayOnlyCapsPackets() async throws {
+        var form = MultipartFormData()
+        form.append(patternData(10_000), name: "data")
+        let plain = try await bytes(of: form.makeBody())
+        form.throttle = Throttle(packetSize: 7, delay: .zero)
+        var received = Data()
+        for try await chunk in form.makeBody() {
+            #expect(chunk.count <= 7)
+            received.append(contentsOf: chunk)
+        }
+        #expect(received == plain)
+
+        let body = form.makeBody()
+        let reader = Task {
+            var iterator = body.makeAsyncIterator()
+            _ = try await iterator.next()
+            withUnsafeCurrentTask { $0?.cancel() }
+            while try await iterator.next() != nil {}
+        }
+        await #expect(throws: CancellationError.self) { try await reader.value }
+    }
 }

@@ -34,7 +34,10 @@ struct PieceSequence: AsyncSequence, Sendable {
                 guard let chunk = try await nextChunk() else { return nil }
                 leftover = chunk
             }
-            if sentPacket { try await Task.sleep(for: throttle.delay) }
+            if sentPacket {
+                // A zero delay only caps the packet size: no trip through the timer per packet.
+                if throttle.delay > .zero { try await Task.sleep(for: throttle.delay) } else { try Task.checkCancellation() }
+            }
             sentPacket = true
             let packet = leftover.prefix(throttle.packetSize)
             leftover = leftover.dropFirst(packet.count)
