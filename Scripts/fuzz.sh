@@ -100,7 +100,9 @@ run_target() {
         >"$SCRATCH/logs/$target.log" 2>&1
 }
 
-log "fuzzing ${#targets[@]} targets, ${runs:+$runs runs}${runs:-$seconds s} each, $parallel at a time"
+budget="$seconds s"
+[ -n "$runs" ] && budget="$runs runs"
+log "fuzzing ${#targets[@]} targets, $budget each, $parallel at a time"
 failed=()
 pids=()
 names=()

@@ -40,7 +40,7 @@ import Testing
     }
 
     @Test func theBytesOnTheWire() async throws {
-        var fixed = MultipartFormData(boundary: "Boundary+0123456789ABCDEF")
+        var fixed = try MultipartFormData(boundary: "Boundary+0123456789ABCDEF")
         fixed.append("value", name: "key")
         fixed.append(Data("Data".utf8), name: "DataName", fileName: "DataFileName", mimeType: "data")
         let bytes = try await fixed.makeBody().collect(upTo: 1024)

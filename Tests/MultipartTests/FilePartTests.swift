@@ -40,7 +40,7 @@ import Testing
     @Test func filePartTakesItsNameAndTypeFromThePath() async throws {
         let path = try temporaryFile(Data("cert".utf8), name: "x.cer")
         defer { try? FileManager.default.removeItem(atPath: path) }
-        var form = MultipartFormData(boundary: fixedBoundary, mimeTypes: .builtIn)
+        var form = try MultipartFormData(boundary: fixedBoundary, mimeTypes: .builtIn)
         try form.appendFile(at: path, name: "test")
         let text = String(decoding: try await bytes(of: form.makeBody()), as: UTF8.self)
         #expect(text == "--\(fixedBoundary)\r\nContent-Disposition: form-data; name=\"test\"; filename=\"x.cer\"\r\nContent-Type: application/x-x509-ca-cert\r\n\r\ncert\r\n--\(fixedBoundary)--\r\n")
@@ -49,7 +49,7 @@ import Testing
     @Test func filePartAcceptsAFileURLAndOverrides() async throws {
         let path = try temporaryFile(Data("png?".utf8), name: "a.png")
         defer { try? FileManager.default.removeItem(atPath: path) }
-        var form = MultipartFormData(boundary: fixedBoundary)
+        var form = try MultipartFormData(boundary: fixedBoundary)
         try form.appendFile(at: URL(filePath: path), name: "img")
         try form.appendFile(at: path, name: "renamed", fileName: "b.txt", mimeType: "text/x-mine")
         let text = String(decoding: try await bytes(of: form.makeBody()), as: UTF8.self)
@@ -96,7 +96,7 @@ import Testing
         let content = patternData(3 * Body.defaultFileChunkSize + 17)
         let path = try temporaryFile(content)
         defer { try? FileManager.default.removeItem(atPath: path) }
-        var form = MultipartFormData(boundary: fixedBoundary)
+        var form = try MultipartFormData(boundary: fixedBoundary)
         try form.appendFile(at: path, name: "f", mimeType: "application/octet-stream")
         var largest = 0
         var received = Data()

@@ -7,7 +7,7 @@ import Testing
 @Suite struct LayoutTests {
     /// Checklist item 41: AFNetworking's exact bytes for a field and a file part.
     @Test func fieldAndFilePartHaveAFNetworkingsExactBytes() async throws {
-        var form = MultipartFormData(boundary: fixedBoundary)
+        var form = try MultipartFormData(boundary: fixedBoundary)
         form.append("value", name: "key")
         form.append(Data("Data".utf8), name: "DataName", fileName: "DataFileName", mimeType: "data")
 
@@ -44,17 +44,28 @@ import Testing
     /// Found by the multipart fuzz target (Tests/Fuzz/Corpus/multipart/regression-boundary-with-tspecials-unquoted):
     /// RFC 2046 boundaries may hold `'()+_,-./:=?` and spaces, which an RFC 2045 parameter must quote;
     /// unquoted, a parser reads `boundary=O(` as `O` or not at all.
-    @Test func boundaryThatIsNotATokenIsQuoted() {
-        #expect(MultipartFormData(boundary: "O(").contentType == #"multipart/form-data; boundary="O(""#)
-        #expect(MultipartFormData(boundary: "simple boundary").contentType == #"multipart/form-data; boundary="simple boundary""#)
-        #expect(MultipartFormData(boundary: #"a"b\c"#).contentType == #"multipart/form-data; boundary="a\"b\\c""#)
-        #expect(MultipartFormData(boundary: fixedBoundary).contentType == "multipart/form-data; boundary=\(fixedBoundary)")
-        #expect(MultipartFormData(boundary: "a-b_c.d'e+f").contentType == "multipart/form-data; boundary=a-b_c.d'e+f")
+    @Test func boundaryThatIsNotATokenIsQuoted() throws {
+        #expect(try MultipartFormData(boundary: "O(").contentType == #"multipart/form-data; boundary="O(""#)
+        #expect(try MultipartFormData(boundary: "simple boundary").contentType == #"multipart/form-data; boundary="simple boundary""#)
+        #expect(try MultipartFormData(boundary: fixedBoundary).contentType == "multipart/form-data; boundary=\(fixedBoundary)")
+        #expect(try MultipartFormData(boundary: "a-b_c.d'e+f").contentType == "multipart/form-data; boundary=a-b_c.d'e+f")
+    }
+
+    /// Found by the multipart fuzz target: a boundary RFC 2046 does not allow (a quote, CR LF, a trailing space,
+    /// more than 70 characters) made a body no parser can split; it is refused when the form is made.
+    @Test func aBoundaryRFC2046DoesNotAllowIsRefused() throws {
+        for boundary in ["", #"a"b\c"#, "a\r\nb", "ends in space ", String(repeating: "b", count: 71), "é", "a;b", "a\u{0}"] {
+            let error = #expect(throws: MultipartError.self, "\(boundary.debugDescription)") { try MultipartFormData(boundary: boundary) }
+            #expect(error?.reason == .invalidBoundary)
+        }
+        let longest = String(repeating: "b", count: 69) + "'"
+        #expect(try MultipartFormData(boundary: longest).boundary == longest)
+        #expect(try MultipartFormData(boundary: "0aZ'()+_,-./:=? x").boundary == "0aZ'()+_,-./:=? x")
     }
 
     /// Checklist item 44: a form-data part carries only its disposition.
     @Test func formDataPartHasOnlyADispositionHeader() async throws {
-        var form = MultipartFormData(boundary: fixedBoundary)
+        var form = try MultipartFormData(boundary: fixedBoundary)
         form.append(Data([0, 1, 2]), name: "raw")
         let body = try await bytes(of: form.makeBody())
         var expected = Data("--\(fixedBoundary)\r\nContent-Disposition: form-data; name=\"raw\"\r\n\r\n".utf8)
@@ -64,7 +75,7 @@ import Testing
     }
 
     @Test func customHeaderPartKeepsItsHeadersInOrder() async throws {
-        var form = MultipartFormData(boundary: fixedBoundary)
+        var form = try MultipartFormData(boundary: fixedBoundary)
         var headers = HTTPFields()
         headers[HTTPField.Name("Content-Disposition")!] = "form-data; name=\"doc\""
         headers[HTTPField.Name("Content-Transfer-Encoding")!] = "binary"
@@ -76,7 +87,7 @@ import Testing
 
     /// Names are escaped as browsers escape them, never injected raw.
     @Test func quotesAndLineBreaksInNamesAreEscaped() async throws {
-        var form = MultipartFormData(boundary: fixedBoundary)
+        var form = try MultipartFormData(boundary: fixedBoundary)
         form.append(Data("v".utf8), name: "a\"b\r\nX-Injected: 1", fileName: "évil\".txt\n", mimeType: "text/plain")
         let text = String(decoding: try await bytes(of: form.makeBody()), as: UTF8.self)
         #expect(text.contains("name=\"a%22b%0D%0AX-Injected: 1\"; filename=\"évil%22.txt%0A\"\r\n"))
@@ -101,7 +112,7 @@ import Testing
 @Suite struct HeaderInjectionTests {
     /// A MIME type holding CR LF (one Swift Character) cannot add a header or end the block.
     @Test func lineBreaksInATypeAreDropped() async throws {
-        var form = MultipartFormData(boundary: fixedBoundary)
+        var form = try MultipartFormData(boundary: fixedBoundary)
         form.append(Data("v".utf8), name: "f", fileName: "f.txt", mimeType: "text/plain\r\nX-Evil: 1\r\n\r\n--\(fixedBoundary)\r\n")
         let text = String(decoding: try await bytes(of: form.makeBody()), as: UTF8.self)
         #expect(!text.contains("\r\nX-Evil"))
@@ -127,7 +138,7 @@ import Testing
 
     @Test func largeDataPartsAreNotMergedButSentWhole() async throws {
         let big = patternData(300_000)
-        var form = MultipartFormData(boundary: fixedBoundary)
+        var form = try MultipartFormData(boundary: fixedBoundary)
         form.append(big, name: "big", fileName: "big.bin", mimeType: "application/octet-stream")
         let body = form.makeBody()
         #expect(body.segments?.count == 3)

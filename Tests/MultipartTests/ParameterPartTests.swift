@@ -6,7 +6,7 @@ import Testing
 
 @Suite struct ParameterPartTests {
     private func partsText(_ parameters: Parameters) async throws -> String {
-        var form = MultipartFormData(boundary: fixedBoundary)
+        var form = try MultipartFormData(boundary: fixedBoundary)
         try form.appendParameters(parameters)
         return String(decoding: try await bytes(of: form.makeBody()), as: UTF8.self)
     }
@@ -33,7 +33,7 @@ import Testing
     }
 
     @Test func dataParametersAreSentRaw() async throws {
-        var form = MultipartFormData(boundary: fixedBoundary)
+        var form = try MultipartFormData(boundary: fixedBoundary)
         try form.appendParameters(["blob": .data(Data([0xFF, 0x00, 0xFE]))])
         let body = try await bytes(of: form.makeBody())
         #expect(Array(body).firstRange(of: [0x0A, 0xFF, 0x00, 0xFE, 0x0D] as [UInt8]) != nil)

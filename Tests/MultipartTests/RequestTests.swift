@@ -35,7 +35,7 @@ import Testing
 
     /// The form's type replaces any other, as in AFNetworking.
     @Test func formContentTypeReplacesTheRequestsOwn() throws {
-        var form = MultipartFormData(boundary: fixedBoundary)
+        var form = try MultipartFormData(boundary: fixedBoundary)
         form.append("v", name: "k")
         var request = post
         request.headerFields[.contentType] = "application/x-www-form-urlencoded"

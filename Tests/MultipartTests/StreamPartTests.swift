@@ -25,7 +25,7 @@ private struct Chunks: AsyncSequence, Sendable {
     }
 
     @Test func streamPartIsSentInPlace() async throws {
-        var form = MultipartFormData(boundary: fixedBoundary)
+        var form = try MultipartFormData(boundary: fixedBoundary)
         let body = Body(Chunks(chunks: [[0x61, 0x62], [0x63]]), length: .known(3), iterationBehavior: .multiple)
         try form.append(body, name: "s", fileName: "s.txt", mimeType: "text/plain")
         form.append("after", name: "tail")

@@ -32,12 +32,25 @@ public struct MultipartFormData: Sendable {
 
     private(set) var parts: [Part] = []
 
-    /// An empty form.
+    /// An empty form with a fresh ``randomBoundary()``.
+    ///
+    /// - Parameter mimeTypes: The extension table for file parts; the system's by default.
+    public init(mimeTypes: MIMETypes = .system) {
+        self.boundary = Self.randomBoundary()
+        self.mimeTypes = mimeTypes
+    }
+
+    /// An empty form with a boundary of your choosing, for tests that need fixed bytes.
     ///
     /// - Parameters:
-    ///   - boundary: The boundary; keep the default unless a test needs fixed bytes.
+    ///   - boundary: 1 to 70 of the characters RFC 2046 allows (letters, digits, `'()+_,-./:=?`
+    ///     and spaces), not ending in a space; anything else is an
+    ///     ``MultipartError/Reason/invalidBoundary`` error, since no parser could find the parts.
     ///   - mimeTypes: The extension table for file parts; the system's by default.
-    public init(boundary: String = MultipartFormData.randomBoundary(), mimeTypes: MIMETypes = .system) {
+    public init(boundary: String, mimeTypes: MIMETypes = .system) throws(MultipartError) {
+        guard Self.isValidBoundary(boundary) else {
+            throw MultipartError(.invalidBoundary, detail: "\(boundary.debugDescription) is not 1 to 70 of RFC 2046's boundary characters, ending in one that is not a space")
+        }
         self.boundary = boundary
         self.mimeTypes = mimeTypes
     }
@@ -51,13 +64,8 @@ public struct MultipartFormData: Sendable {
         let isToken = !boundary.isEmpty && boundary.utf8.allSatisfy { byte in
             byte > 0x20 && byte < 0x7F && !Self.separators.contains(byte)
         }
-        guard !isToken else { return "multipart/form-data; boundary=" + boundary }
-        var quoted = "\""
-        for character in boundary {
-            if character == "\"" || character == "\\" { quoted.append("\\") }
-            quoted.append(character)
-        }
-        return "multipart/form-data; boundary=" + quoted + "\""
+        // A valid boundary holds no quote or backslash, so quoting needs no escapes.
+        return isToken ? "multipart/form-data; boundary=" + boundary : "multipart/form-data; boundary=\"" + boundary + "\""
     }
 
     /// RFC 2045's `tspecials`: the characters a parameter value must be quoted to hold.

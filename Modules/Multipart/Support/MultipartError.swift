@@ -26,6 +26,10 @@ public struct MultipartError: Error, Sendable, Hashable, CustomStringConvertible
         public static let unknownLength = Reason(name: "unknown length")
         /// A stream part delivered more or fewer bytes than it announced.
         public static let lengthMismatch = Reason(name: "length mismatch")
+        /// A boundary given to ``MultipartFormData/init(boundary:mimeTypes:)`` that RFC 2046 does
+        /// not allow (empty, over 70 characters, ending in a space, or holding a character such as
+        /// CR, LF, `"` or a non-ASCII letter).
+        public static let invalidBoundary = Reason(name: "invalid boundary")
         /// `GET` and `HEAD` carry no body, so they cannot carry a form (AFNetworking asserts).
         public static let methodWithoutBody = Reason(name: "method without body")
 

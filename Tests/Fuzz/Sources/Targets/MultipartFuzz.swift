@@ -38,8 +38,12 @@ enum MultipartFuzz: FuzzTarget {
 
     static func run(_ input: FuzzInput) {
         let flags = input.byte()
+        if flags & 0x80 != 0 {
+            checkBoundaryValidation(input)
+            return
+        }
         let boundary = flags & 1 == 0 ? moduleShapedBoundary(input) : rfcBoundary(input)
-        var form = MultipartFormData(boundary: boundary, mimeTypes: .builtIn)
+        var form = try! MultipartFormData(boundary: boundary, mimeTypes: .builtIn)
         let throttle = flags & 2 != 0 ? Throttle(packetSize: 1 + Int(input.byte()), delay: .zero) : nil
         form.throttle = throttle
 
@@ -206,6 +210,23 @@ enum MultipartFuzz: FuzzTarget {
         var boundary = String((0..<input.int(in: 1...70)).map { _ in characters[Int(input.byte()) % characters.count] })
         while boundary.last == " " { boundary.removeLast() }
         return boundary.isEmpty ? "B" : boundary
+    }
+
+    /// Any string as a boundary: the form refuses exactly what RFC 2046 §5.1.1 does not allow, by this
+    /// independent reading of its grammar (`0*69<bchars> bcharsnospace`).
+    static func checkBoundaryValidation(_ input: FuzzInput) {
+        let candidate = String(decoding: (0..<input.int(in: 0...80)).map { _ in input.byte() }, as: UTF8.self)
+        let bcharsnospace = Set("0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ'()+_,-./:=?".unicodeScalars)
+        let scalars = Array(candidate.unicodeScalars)
+        let allowed = !scalars.isEmpty && scalars.count <= 70 && bcharsnospace.contains(scalars.last!)
+            && scalars.allSatisfy { bcharsnospace.contains($0) || $0 == " " }
+        do {
+            let form = try MultipartFormData(boundary: candidate)
+            precondition(allowed, "the boundary \(candidate.debugDescription) was accepted")
+            precondition(form.boundary == candidate)
+        } catch {
+            precondition(!allowed && error.reason == .invalidBoundary, "the boundary \(candidate.debugDescription) was refused: \(error)")
+        }
     }
 
     /// A stream part's bytes, in pieces of `size`.
