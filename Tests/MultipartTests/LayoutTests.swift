@@ -51,6 +51,17 @@ import Testing
         #expect(try MultipartFormData(boundary: "a-b_c.d'e+f").contentType == "multipart/form-data; boundary=a-b_c.d'e+f")
     }
 
+    /// Found by the multipart fuzz target: NUL was dropped from names, so `a\0b` and `ab` were the same field.
+    @Test func aNULInANameIsEscapedNotDropped() async throws {
+        var form = try MultipartFormData(boundary: fixedBoundary)
+        form.append("1", name: "a\0b")
+        form.append(Data("2".utf8), name: "ab", fileName: "f\0.txt", mimeType: "text/plain")
+        let text = String(decoding: try await bytes(of: form.makeBody()), as: UTF8.self)
+        #expect(text.contains("name=\"a%00b\"\r\n"))
+        #expect(text.contains("name=\"ab\"; filename=\"f%00.txt\"\r\n"))
+        #expect(!text.utf8.contains(0))
+    }
+
     /// Found by the multipart fuzz target: a boundary RFC 2046 does not allow (a quote, CR LF, a trailing space,
     /// more than 70 characters) made a body no parser can split; it is refused when the form is made.
     @Test func aBoundaryRFC2046DoesNotAllowIsRefused() throws {

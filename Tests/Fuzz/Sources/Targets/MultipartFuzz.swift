@@ -16,8 +16,8 @@ import HTTPTypes
 /// makes the sender's duty to avoid; the target's boundaries have the module's shape, `Boundary+` and 16 hex
 /// digits, or are any valid RFC 2046 boundary), the reader finds exactly the parts appended, in order: the
 /// `Content-Disposition` of a form-data part holds the escaped name and file name (browsers' escaping: `"` →
-/// `%22`, CR → `%0D`, LF → `%0A`, with NUL dropped from header values), which unescape to the names given
-/// when the escaping is reversible (the name held no `%22`, `%0D`, `%0A` or NUL of its own); the
+/// `%22`, CR → `%0D`, LF → `%0A`, and NUL → `%00`), which unescape to the names given when the escaping is
+/// reversible (the name held no `%22`, `%0D`, `%0A` or `%00` of its own); the
 /// `Content-Type` is the one given, or the one the file name's extension implies; custom headers come in
 /// their order; and every body is byte for byte the one given. A throttled read hands out no packet larger
 /// than the packet size.
@@ -260,7 +260,7 @@ enum MultipartFuzz: FuzzTarget {
         return ("Content-Disposition", clean(value))
     }
 
-    /// Browsers' escaping of a quoted parameter (`"`, CR, LF), then the header rule that drops NUL.
+    /// Browsers' escaping of a quoted parameter (`"`, CR, LF), and NUL as `%00`.
     static func escape(_ text: String) -> String {
         var escaped = ""
         for scalar in text.unicodeScalars {
@@ -268,7 +268,7 @@ enum MultipartFuzz: FuzzTarget {
             case "\"": escaped += "%22"
             case "\r": escaped += "%0D"
             case "\n": escaped += "%0A"
-            case "\0": continue
+            case "\0": escaped += "%00"
             default: escaped.unicodeScalars.append(scalar)
             }
         }
@@ -278,7 +278,7 @@ enum MultipartFuzz: FuzzTarget {
     /// Byte-wise, not by `Character`: a combining mark after `%22` or `"` must not hide it.
     static func unescape(_ text: String) -> String {
         var bytes = Array(text.utf8)
-        for (escaped, byte) in [("%22", UInt8(ascii: "\"")), ("%0D", 0x0D), ("%0A", 0x0A)] {
+        for (escaped, byte) in [("%22", UInt8(ascii: "\"")), ("%0D", 0x0D), ("%0A", 0x0A), ("%00", 0)] {
             let pattern = Array(escaped.utf8)
             var output: [UInt8] = []
             var index = 0
@@ -296,10 +296,10 @@ enum MultipartFuzz: FuzzTarget {
         return String(decoding: bytes, as: UTF8.self)
     }
 
-    /// Whether unescaping gives the name back: it held no escape sequence of its own and no NUL.
+    /// Whether unescaping gives the name back: it held no escape sequence of its own.
     static func isReversible(_ text: String) -> Bool {
         let bytes = Array(text.utf8)
-        return !["%22", "%0D", "%0A"].contains { holds(bytes, Array($0.utf8)) } && !bytes.contains(0)
+        return !["%22", "%0D", "%0A", "%00"].contains { holds(bytes, Array($0.utf8)) }
     }
 
     /// A header value with CR, LF and NUL dropped, per scalar.
