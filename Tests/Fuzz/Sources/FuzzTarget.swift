@@ -3,7 +3,7 @@
 /// `run` must never crash, hang or leak for any input; a broken property is reported with `precondition` or
 /// `fatalError` (libFuzzer then saves the input as a crash). An input the parser rejects with its typed error
 /// is a success.
-protocol FuzzTarget {
+protocol FuzzTarget: Sendable {
     /// The name Scripts/fuzz.sh and COURIER_FUZZ_TARGET use; also the folder of its seed corpus
     /// (`Tests/Fuzz/Corpus/<name>/`).
     static var name: String { get }
