@@ -18,7 +18,7 @@ import HTTPTypes
 /// Implement `Interceptor` to add behaviour around exchanges (authentication, logging, caching,
 /// metrics). Implement ``Transport`` to carry the exchange itself.
 ///
-/// ## A complete interceptor
+/// ## A complete interceptor, and its unit test
 /// ```swift
 /// struct BearerToken: Interceptor {
 ///     let token: String
@@ -28,6 +28,18 @@ import HTTPTypes
 ///         request.headerFields[.authorization] = "Bearer \(token)"
 ///         return try await next(request, body: body, context: context)
 ///     }
+/// }
+///
+/// // No session, no transport: `next` is a closure, the context stands alone.
+/// @Test func addsTheToken() async throws {
+///     let request = HTTPRequest(method: .get, scheme: "https", authority: "api.test", path: "/me")
+///     let next = InterceptorNext { request, _, _ in
+///         #expect(request.headerFields[.authorization] == "Bearer t0k3n")
+///         return Response(head: HTTPResponse(status: .ok), request: request)
+///     }
+///     let response = try await BearerToken(token: "t0k3n")
+///         .intercept(request, body: nil, context: RequestContext(request: request), next: next)
+///     #expect(response.head.status == .ok)
 /// }
 /// ```
 /// Errors thrown here reach the caller as a ``CourierError`` whose stage names this type.
@@ -42,9 +54,29 @@ public protocol Interceptor: Sendable {
 }
 
 /// The rest of the chain below an interceptor. Call it like a function.
+///
+/// A session makes one for each interceptor it runs. To test an interceptor alone, make one from
+/// a closure that plays the rest of the chain: it can check the request it is handed, answer,
+/// fail, or count how many times it is called (a retrying interceptor calls it more than once).
 public struct InterceptorNext: Sendable {
-    let chain: InterceptorChain
-    let index: Int
+    /// A stage of a session's chain, or a closure standing in for one.
+    private enum Target: Sendable {
+        case chain(InterceptorChain, index: Int)
+        case closure(@Sendable (HTTPRequest, Body?, RequestContext) async throws -> Response)
+    }
+
+    private let target: Target
+
+    init(chain: InterceptorChain, index: Int) {
+        target = .chain(chain, index: index)
+    }
+
+    /// The rest of the chain played by `send`, for unit tests of an interceptor (see the example
+    /// on ``Interceptor``): `send` receives what the interceptor passes down and returns the
+    /// response it should see, or throws.
+    public init(_ send: @escaping @Sendable (_ request: HTTPRequest, _ body: Body?, _ context: RequestContext) async throws -> Response) {
+        target = .closure(send)
+    }
 
     /// Sends `request` through the remaining stages and returns their response.
     public func callAsFunction(
@@ -52,6 +84,9 @@ public struct InterceptorNext: Sendable {
         body: Body?,
         context: RequestContext
     ) async throws -> Response {
-        try await chain.run(from: index, request, body: body, context: context)
+        switch target {
+        case .chain(let chain, let index): try await chain.run(from: index, request, body: body, context: context)
+        case .closure(let send): try await send(request, body, context)
+        }
     }
 }

@@ -1,3 +1,4 @@
+import Dispatch
 import HTTPTypes
 
 /// What a transport and the interceptors know about the task an exchange belongs to, and how
@@ -21,6 +22,31 @@ public final class RequestContext: Sendable {
         self.timeouts = timeouts
         self.trustEvaluator = trustEvaluator
         task.exchangeBegan()
+    }
+
+    /// A context for an exchange outside any session, to unit-test an interceptor or a transport:
+    /// its ``task`` is a task of its own, running, that belongs to no session (``SessionTask/sessionID``
+    /// 0) and reports its events to `listener` (a ``RecordingEventListener`` from CourierTesting shows
+    /// what a transport or an interceptor reported).
+    ///
+    /// - Parameters:
+    ///   - request: The request the task is for (its ``SessionTask/originalRequest``).
+    ///   - kind: What kind of task it stands for.
+    ///   - timeouts: The limits a transport applies.
+    ///   - trustEvaluator: The TLS evaluator a transport runs; `nil` for the system's verification.
+    ///   - listener: Who hears the task's events; nobody by default.
+    public convenience init(
+        request: HTTPRequest,
+        kind: SessionTask.Kind = .data,
+        timeouts: Timeouts = .default,
+        trustEvaluator: (any ServerTrustEvaluator)? = nil,
+        listener: (any EventListener)? = nil
+    ) {
+        let task = SessionTask(
+            kind: kind, request: request, sessionID: 0, listener: listener ?? SilentEventListener(),
+            callbackQueue: .global(), registry: nil
+        )
+        self.init(task: task, timeouts: timeouts, trustEvaluator: trustEvaluator)
     }
 
     // The task keeps its listeners while a transport can still report through this context (a streamed
