@@ -52,6 +52,9 @@ struct CSVResponseSerializer: ResponseSerializer {
         let failure = try #require(error?.underlyingError as? ResponseValidationError)
         #expect(failure.description == "Request failed: unacceptable (406)")
         #expect((failure.serializedValue as? JSONValue?)??["message"]?.stringValue == "Client did not request a supported media type.")
+        // Without a cast (issue 13): the kind and the status.
+        #expect(error?.kind == .unacceptableStatus)
+        #expect(error?.unacceptableStatus == .notAcceptable)
     }
 
     @Test func customSerializer() async throws {

@@ -1,3 +1,4 @@
+import CourierCore
 import FoundationEssentials
 
 /// A response body could not be turned into a value: malformed JSON or property list, a text
@@ -82,5 +83,12 @@ public struct ResponseSerializationError: Error, Sendable, CustomStringConvertib
         text += ": " + detail
         if let validationError { text += " (and \(validationError))" }
         return text
+    }
+}
+
+extension ResponseSerializationError: CourierErrorKindProviding {
+    /// ``CourierError/Kind/tooLarge`` for a body past the bound, ``CourierError/Kind/serializationFailed`` otherwise.
+    public var courierErrorKind: CourierError.Kind {
+        reason == .tooLarge ? .tooLarge : .serializationFailed
     }
 }

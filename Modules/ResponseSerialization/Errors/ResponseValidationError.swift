@@ -1,3 +1,4 @@
+import CourierCore
 import FoundationEssentials
 import HTTPTypes
 
@@ -71,5 +72,12 @@ public struct ResponseValidationError: Error, Sendable, CustomStringConvertible 
         default:
             return "Request failed: \(StatusDescription.phrase(for: statusCode)) (\(statusCode))"
         }
+    }
+}
+
+extension ResponseValidationError: CourierErrorKindProviding {
+    /// ``CourierError/Kind/unacceptableStatus`` or ``CourierError/Kind/unacceptableContentType``.
+    public var courierErrorKind: CourierError.Kind {
+        reason == .unacceptableStatusCode ? .unacceptableStatus : .unacceptableContentType
     }
 }
