@@ -1,3 +1,4 @@
+import CourierCore
 import CourierCurl
 import CourierMultipart
 import CourierRequestSerialization
@@ -38,37 +39,22 @@ struct CurlCommand {
     var plan: RequestPlan
     var options: Options
 
-    /// The words of the command, unquoted.
+    /// The words of the command, unquoted: the library's ``CurlCommandLine`` for the request, with the
+    /// command line's own options around it.
     var words: [String] {
         let request = plan.request
-        var words = ["curl"]
         let isForm = plan.form.map { !$0.isEmpty } ?? false
-        let hasBody = plan.body != nil || isForm
-        if options.verbose { words.append("-v") }
-        if options.headersOnly { words.append("-i") }
-        switch request.method {
-        case .get where !hasBody:
-            break
-        case .head where !hasBody:
-            words.append("-I")
-        case .post where hasBody:
-            break   // --data-raw and -F imply POST
-        default:
-            words += ["-X", request.method.rawValue]
-        }
-        words.append(request.url?.absoluteString ?? request.path ?? "/")
-        if case .basic(let user, let password)? = plan.authorization {
-            words += ["-u", "\(user):\(password)"]
-        }
-        for field in request.headerFields {
-            if field.name == .authorization, case .basic? = plan.authorization { continue }
-            // curl -F writes its own boundary and length.
-            if isForm, field.name == .contentType || field.name == .contentLength { continue }
-            // An empty value is written `Name;`, curl's way to send a field with no value.
-            words += ["-H", field.value.isEmpty ? "\(field.name.rawName);" : "\(field.name.rawName): \(field.value)"]
-        }
-        if let body = plan.body {
-            words += ["--data-raw", String(decoding: body, as: UTF8.self)]
+        var line = CurlCommandLine(request: request, body: plan.body.map { Data($0) })
+        line.hasExternalBody = isForm
+        if case .basic? = plan.authorization { line.omitsAuthorization = true }
+        var words = line.words
+        var leading: [String] = []
+        if options.verbose { leading.append("-v") }
+        if options.headersOnly { leading.append("-i") }
+        words.insert(contentsOf: leading, at: 1)
+        if case .basic(let user, let password)? = plan.authorization,
+           let url = words.firstIndex(of: request.url?.absoluteString ?? request.path ?? "/") {
+            words.insert(contentsOf: ["-u", "\(user):\(password)"], at: url + 1)
         }
         if isForm {
             for field in plan.formFields {
@@ -117,20 +103,9 @@ struct CurlCommand {
         words.map(Self.shellQuoted).joined(separator: " ")
     }
 
-    /// `word` as a POSIX shell reads it back: unchanged when it holds only safe characters,
-    /// otherwise in single quotes, with each `'` written `'\''`.
+    /// `word` quoted for a POSIX shell (``CurlCommandLine/shellQuoted(_:)``).
     static func shellQuoted(_ word: String) -> String {
-        let safe = !word.isEmpty && word.utf8.allSatisfy { byte in
-            switch byte {
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-                 UInt8(ascii: "0")...UInt8(ascii: "9"):
-                return true
-            default:
-                return "-_./:,+@%=".utf8.contains(byte)
-            }
-        }
-        if safe { return word }
-        return "'" + word.replacing("'", with: #"'\''"#) + "'"
+        CurlCommandLine.shellQuoted(word)
     }
 
     /// `2`, `0.5`: seconds as curl takes them.
