@@ -61,7 +61,6 @@ import random
 import socket
 import socketserver
 import struct
-import sys
 import time
 from urllib.parse import parse_qs, urlsplit
 
@@ -75,9 +74,7 @@ HOLD_LIMIT = 120.0
 CHUNK = 1000
 
 
-def log(message):
-    sys.stderr.write("%s chaos_server: %s\n" % (time.strftime("%Y-%m-%d %H:%M:%S"), message))
-    sys.stderr.flush()
+log = loopback_server.logger("chaos_server")
 
 
 class BadRequest(Exception):
@@ -309,8 +306,7 @@ def not_found(sock, method, query_text):
 class Handler(socketserver.BaseRequestHandler):
     def handle(self):
         sock = self.request
-        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-        sock.settimeout(HOLD_LIMIT)
+        loopback_server.prepare_connection(sock, HOLD_LIMIT)
         try:
             request = read_head(sock)
             if request is None:
@@ -333,12 +329,6 @@ class Handler(socketserver.BaseRequestHandler):
             pass  # The client went away mid-fault: that is its right.
 
 
-class Server(socketserver.ThreadingTCPServer):
-    allow_reuse_address = True
-    daemon_threads = True
-    request_queue_size = 256
-
-
 def main():
     def more(parser):
         parser.add_argument("--cache-dir", default=None,
@@ -347,7 +337,7 @@ def main():
     parsed = loopback_server.arguments("Courier's chaos server (see the module docstring).", more)
     compression_server.CACHE_DIR = os.path.abspath(parsed.cache_dir or compression_server.default_cache_dir())
     os.makedirs(compression_server.CACHE_DIR, exist_ok=True)
-    loopback_server.serve(Server(("127.0.0.1", parsed.port), Handler), parsed, log)
+    loopback_server.serve(loopback_server.listen(Handler, parsed), parsed, log)
 
 
 if __name__ == "__main__":

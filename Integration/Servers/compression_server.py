@@ -102,7 +102,6 @@ import re
 import socket
 import socketserver
 import struct
-import sys
 import tempfile
 import threading
 import time
@@ -130,9 +129,7 @@ CACHE_DIR = None  # set by main()
 ENCODINGS = ("gzip", "deflate", "deflate-raw", "br", "zstd", "identity")
 
 
-def log(message):
-    sys.stderr.write("%s compression_server: %s\n" % (time.strftime("%Y-%m-%d %H:%M:%S"), message))
-    sys.stderr.flush()
+log = loopback_server.logger("compression_server")
 
 
 class HTTPError(Exception):
@@ -665,8 +662,7 @@ def not_found(sock, method, query_text, keep_alive):
 class Handler(socketserver.BaseRequestHandler):
     def handle(self):
         sock = self.request
-        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-        sock.settimeout(IDLE_TIMEOUT)
+        loopback_server.prepare_connection(sock, IDLE_TIMEOUT)
         connection = Connection(sock)
         keep_alive = True
         try:
@@ -701,12 +697,6 @@ class Handler(socketserver.BaseRequestHandler):
                 pass
 
 
-class Server(socketserver.ThreadingTCPServer):
-    allow_reuse_address = True
-    daemon_threads = True
-    request_queue_size = 256
-
-
 def default_cache_dir():
     state = os.environ.get("COURIER_STATE_DIR")
     if state:
@@ -726,7 +716,7 @@ def main():
     os.makedirs(CACHE_DIR, exist_ok=True)
     remove_stale_temporaries()
     log("cache in %s" % CACHE_DIR)
-    loopback_server.serve(Server(("127.0.0.1", parsed.port), Handler), parsed, log)
+    loopback_server.serve(loopback_server.listen(Handler, parsed), parsed, log)
 
 
 if __name__ == "__main__":

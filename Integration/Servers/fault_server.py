@@ -35,16 +35,13 @@ from loopback_server import head_bytes
 import socket
 import socketserver
 import struct
-import sys
 import time
 from urllib.parse import parse_qs, urlsplit
 
 MAX_HEAD = 64 * 1024
 
 
-def log(message):
-    sys.stderr.write("%s fault_server: %s\n" % (time.strftime("%Y-%m-%d %H:%M:%S"), message))
-    sys.stderr.flush()
+log = loopback_server.logger("fault_server")
 
 
 class BadRequest(Exception):
@@ -228,7 +225,7 @@ def not_found(sock, query):
 class Handler(socketserver.BaseRequestHandler):
     def handle(self):
         sock = self.request
-        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        loopback_server.prepare_connection(sock)
         try:
             request = read_request(sock)
             if request is None:
@@ -246,15 +243,9 @@ class Handler(socketserver.BaseRequestHandler):
             pass  # The client went away mid-fault: that is its right.
 
 
-class Server(socketserver.ThreadingTCPServer):
-    allow_reuse_address = True
-    daemon_threads = True
-    request_queue_size = 256
-
-
 def main():
     parsed = loopback_server.arguments("Courier's fault server (see the module docstring).")
-    loopback_server.serve(Server(("127.0.0.1", parsed.port), Handler), parsed, log)
+    loopback_server.serve(loopback_server.listen(Handler, parsed), parsed, log)
 
 
 if __name__ == "__main__":

@@ -1,10 +1,15 @@
-"""What Courier's small test servers share: parse the common arguments (127.0.0.1 only), write a
-pid file, serve until SIGTERM or SIGINT, and clean up."""
+"""What Courier's small test servers share: parse the common arguments (127.0.0.1 only), listen with a thread
+per connection, write a pid file, serve until SIGTERM or SIGINT, and clean up."""
 
 import argparse
+import http.server
 import os
 import signal
+import socket
+import socketserver
+import sys
 import threading
+import time
 
 
 def arguments(description, more=None):
@@ -20,6 +25,48 @@ def arguments(description, more=None):
     if parsed.host not in ("127.0.0.1", "localhost"):
         parser.error("listens on 127.0.0.1 only")
     return parsed
+
+
+def logger(name):
+    """The `log(message)` of the server `name`: one time-stamped line on stderr, which Scripts/servers.sh sends
+    to the server's log file. Flushed at once, so a log read while the server runs is up to date."""
+
+    def log(message):
+        sys.stderr.write("%s %s: %s\n" % (time.strftime("%Y-%m-%d %H:%M:%S"), name, message))
+        sys.stderr.flush()
+
+    return log
+
+
+class ServerSettings:
+    """What every server's listener needs, whatever protocol it speaks (mixed in before the socketserver class)."""
+
+    allow_reuse_address = True  # servers.sh can restart a server at once, with connections still in TIME_WAIT
+    daemon_threads = True  # a connection held open on purpose (a stall, /never) does not keep a stopped server alive
+    request_queue_size = 256  # parallel tests connect in bursts: they wait in the queue instead of being refused
+
+
+class ThreadingServer(ServerSettings, socketserver.ThreadingTCPServer):
+    """A TCP listener with a thread per connection, for the servers that write their HTTP by hand (the faults
+    are in the bytes)."""
+
+
+class ThreadingHTTPServer(ServerSettings, http.server.ThreadingHTTPServer):
+    """The same for the servers built on http.server's request handler (the proxy, the upload sink)."""
+
+
+def listen(handler, parsed, server_class=ThreadingServer):
+    """`server_class` with `handler` on 127.0.0.1 at --port: never another address, whatever --host said
+    (`arguments` accepts only 127.0.0.1 and localhost, which mean the same)."""
+    return server_class(("127.0.0.1", parsed.port), handler)
+
+
+def prepare_connection(sock, timeout=None):
+    """Sets an accepted connection up: TCP_NODELAY, because a fault is often a few bytes whose timing matters
+    and Nagle's algorithm would hold them until the client's ACK; and a bound of `timeout` seconds on each read
+    and write (None: none), so that a client that vanishes does not pin a thread for ever."""
+    sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+    sock.settimeout(timeout)
 
 
 def serve(server, parsed, log):

@@ -49,7 +49,6 @@ import socket
 import socketserver
 import ssl
 import struct
-import sys
 import threading
 import time
 from collections import deque
@@ -69,9 +68,7 @@ IDLE_TIMEOUT = 120.0
 HOLD_LIMIT = 120.0
 
 
-def log(message):
-    sys.stderr.write("%s tls_chaos_server: %s\n" % (time.strftime("%Y-%m-%d %H:%M:%S"), message))
-    sys.stderr.flush()
+log = loopback_server.logger("tls_chaos_server")
 
 
 class BadRequest(Exception):
@@ -424,8 +421,7 @@ def server_context(cert, key, protocols):
 class Handler(socketserver.BaseRequestHandler):
     def handle(self):
         raw = self.request
-        raw.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-        raw.settimeout(IDLE_TIMEOUT)
+        loopback_server.prepare_connection(raw, IDLE_TIMEOUT)
         try:
             tls = self.server.context.wrap_socket(raw, server_side=True)
         except (ssl.SSLError, OSError):
@@ -454,12 +450,6 @@ class Handler(socketserver.BaseRequestHandler):
                 pass
 
 
-class Server(socketserver.ThreadingTCPServer):
-    allow_reuse_address = True
-    daemon_threads = True
-    request_queue_size = 256
-
-
 def main():
     def more(parser):
         parser.add_argument("--cert", required=True, help="the certificate chain (PEM), e.g. chain.pem")
@@ -467,7 +457,7 @@ def main():
 
     parsed = loopback_server.arguments("Courier's TLS chaos server (see the module docstring).", more)
     HandshakeFaultListener.CERT, HandshakeFaultListener.KEY = parsed.cert, parsed.key
-    server = Server(("127.0.0.1", parsed.port), Handler)
+    server = loopback_server.listen(Handler, parsed)
     server.context = server_context(parsed.cert, parsed.key, ["h2", "http/1.1"])
     loopback_server.serve(server, parsed, log)
 

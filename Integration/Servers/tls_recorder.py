@@ -24,17 +24,13 @@ import loopback_server
 import socket
 import socketserver
 import ssl
-import sys
 import threading
-import time
 
 MAX_HEAD = 64 * 1024
 RECORDS_KEPT = 1000
 
 
-def log(message):
-    sys.stderr.write("%s tls_recorder: %s\n" % (time.strftime("%Y-%m-%d %H:%M:%S"), message))
-    sys.stderr.flush()
+log = loopback_server.logger("tls_recorder")
 
 
 class Records:
@@ -114,14 +110,11 @@ class Handler(socketserver.BaseRequestHandler):
                 pass
 
 
-class Server(socketserver.ThreadingTCPServer):
-    allow_reuse_address = True
-    daemon_threads = True
+class Server(loopback_server.ThreadingServer):
     request_queue_size = 64
 
-    def __init__(self, address, context):
-        super().__init__(address, Handler)
-        self.context = context
+    def __init__(self, address, handler):
+        super().__init__(address, handler)
         self.records = Records()
 
 
@@ -135,7 +128,9 @@ def main():
     context.minimum_version = ssl.TLSVersion.TLSv1_2
     context.load_cert_chain(parsed.cert, parsed.key)
     context.set_alpn_protocols(["http/1.1"])
-    loopback_server.serve(Server(("127.0.0.1", parsed.port), context), parsed, log)
+    server = loopback_server.listen(Handler, parsed, Server)
+    server.context = context
+    loopback_server.serve(server, parsed, log)
 
 
 if __name__ == "__main__":

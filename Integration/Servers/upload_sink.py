@@ -26,16 +26,12 @@ import hashlib
 import http.server
 import json
 import loopback_server
-import sys
-import time
 
 READ_SIZE = 1024 * 1024
 MAX_LINE = 64 * 1024
 
 
-def log(message):
-    sys.stderr.write("%s upload_sink: %s\n" % (time.strftime("%Y-%m-%d %H:%M:%S"), message))
-    sys.stderr.flush()
+log = loopback_server.logger("upload_sink")
 
 
 class BadBody(Exception):
@@ -165,15 +161,10 @@ class SinkHandler(http.server.BaseHTTPRequestHandler):
     do_HEAD = do_DELETE = do_PATCH = do_OPTIONS = not_allowed
 
 
-class Server(http.server.ThreadingHTTPServer):
-    allow_reuse_address = True
-    daemon_threads = True
-    request_queue_size = 256
-
-
 def main():
     parsed = loopback_server.arguments("Courier's upload sink (see the module docstring).")
-    loopback_server.serve(Server(("127.0.0.1", parsed.port), SinkHandler), parsed, log)
+    server = loopback_server.listen(SinkHandler, parsed, loopback_server.ThreadingHTTPServer)
+    loopback_server.serve(server, parsed, log)
 
 
 if __name__ == "__main__":
