@@ -59,16 +59,14 @@ It listens on 127.0.0.1 only (any other --host is refused) and exits on SIGTERM 
 import os
 import random
 import socket
-import socketserver
 import struct
 import time
-from urllib.parse import parse_qs, urlsplit
+from urllib.parse import urlsplit
 
 import compression_server
 import loopback_server
-from loopback_server import head_bytes
+from loopback_server import BadRequest, Query, head_bytes, plain_response
 
-MAX_HEAD = 64 * 1024
 MAX_TRICKLE = 3600
 HOLD_LIMIT = 120.0
 CHUNK = 1000
@@ -77,68 +75,13 @@ CHUNK = 1000
 log = loopback_server.logger("chaos_server")
 
 
-class BadRequest(Exception):
-    pass
-
-
-def read_head(sock):
-    """(method, target, headers, bytes read past the head) of one request, or None when the client closed
-    before sending a whole head. Reads nothing of the body beyond what came with the head."""
-    data = b""
-    while b"\r\n\r\n" not in data:
-        chunk = sock.recv(65536)
-        if not chunk:
-            return None
-        data += chunk
-        if len(data) > MAX_HEAD:
-            raise BadRequest("request head too large")
-    head, _, rest = data.partition(b"\r\n\r\n")
-    method, target, _version, headers = loopback_server.parse_request_head(head, BadRequest)
-    return method, target, headers, rest
-
-
 def drain_body(sock, headers, already):
     """Reads and drops a Content-Length request body (chunked request bodies are not expected here)."""
     try:
         remaining = int(headers.get("content-length", "0") or "0") - len(already)
     except ValueError:
         raise BadRequest("bad Content-Length")
-    while remaining > 0:
-        chunk = sock.recv(min(remaining, 65536))
-        if not chunk:
-            return
-        remaining -= len(chunk)
-
-
-class Query:
-    def __init__(self, text):
-        self.values = parse_qs(text)
-
-    def integer(self, name, default, low, high):
-        values = self.values.get(name)
-        if not values:
-            return default
-        try:
-            value = int(values[0])
-        except ValueError:
-            raise BadRequest("%s must be an integer" % name)
-        if not low <= value <= high:
-            raise BadRequest("%s must be in %d...%d" % (name, low, high))
-        return value
-
-    def choice(self, name, default, allowed):
-        value = (self.values.get(name) or [default])[0]
-        if value not in allowed:
-            raise BadRequest("%s must be one of %s" % (name, ", ".join(allowed)))
-        return value
-
-
-def simple_response(status, body):
-    return head_bytes(status, [
-        ("Content-Type", "text/plain"),
-        ("Content-Length", str(len(body))),
-        ("Connection", "close"),
-    ]) + body
+    loopback_server.discard_body(sock, remaining)
 
 
 def reset(sock):
@@ -173,7 +116,7 @@ ROUTES, route = loopback_server.route_table()
 
 @route("/health")
 def health(sock, method, query_text):
-    sock.sendall(simple_response("200 OK", b"ok\n"))
+    sock.sendall(plain_response("200 OK", b"ok\n"))
 
 
 @route("/compressed")
@@ -184,7 +127,7 @@ def compressed(sock, method, query_text, path=None):
     try:
         compression_server.ROUTES[path](sock, method, query_text, False)
     except compression_server.HTTPError as error:
-        sock.sendall(simple_response(error.status, ("%s\n" % error).encode()))
+        sock.sendall(plain_response(error.status, ("%s\n" % error).encode()))
 
 
 @route("/chunked")
@@ -277,7 +220,7 @@ def no_read(sock, method, query_text):
     answer = query.choice("answer", "none", ("none", "413"))
     hold_ms = query.integer("hold_ms", 60_000, 0, int(HOLD_LIMIT * 1000))
     if answer == "413":
-        sock.sendall(simple_response("413 Payload Too Large", b"too large\n"))
+        sock.sendall(plain_response("413 Payload Too Large", b"too large\n"))
         # close() with unread bytes in the receive queue: the kernel answers with an RST (RFC 2525, 2.17).
         sock.close()
         return
@@ -299,34 +242,21 @@ READS_BODY = {"/no-read": False}
 
 
 def not_found(sock, method, query_text):
-    listing = "".join("%s\n" % path for path in sorted(ROUTES)).encode()
-    sock.sendall(simple_response("404 Not Found", b"no such route; routes:\n" + listing))
+    sock.sendall(plain_response("404 Not Found", loopback_server.unknown_route_text(ROUTES)))
 
 
-class Handler(socketserver.BaseRequestHandler):
-    def handle(self):
-        sock = self.request
-        loopback_server.prepare_connection(sock, HOLD_LIMIT)
-        try:
-            request = read_head(sock)
-            if request is None:
-                return
-            method, target, headers, rest = request
-            parts = urlsplit(target)
-            if READS_BODY.get(parts.path, True):
-                drain_body(sock, headers, rest)
-            handler = ROUTES.get(parts.path, not_found)
-            if handler is compressed:
-                compressed(sock, method, parts.query, parts.path)
-            else:
-                handler(sock, method, parts.query)
-        except BadRequest as error:
-            try:
-                sock.sendall(simple_response("400 Bad Request", ("%s\n" % error).encode()))
-            except OSError:
-                pass
-        except OSError:
-            pass  # The client went away mid-fault: that is its right.
+class Handler(loopback_server.OneRequestHandler):
+    timeout = HOLD_LIMIT
+
+    def answer(self, sock, method, target, headers, rest):
+        parts = urlsplit(target)
+        if READS_BODY.get(parts.path, True):
+            drain_body(sock, headers, rest)
+        handler = ROUTES.get(parts.path, not_found)
+        if handler is compressed:
+            compressed(sock, method, parts.query, parts.path)
+        else:
+            handler(sock, method, parts.query)
 
 
 def main():

@@ -654,8 +654,7 @@ def bomb(sock, method, query_text, keep_alive):
 
 
 def not_found(sock, method, query_text, keep_alive):
-    listing = "".join("%s\n" % path for path in sorted(ROUTES)).encode()
-    send_simple(sock, method, "404 Not Found", b"no such route; routes:\n" + listing, keep_alive)
+    send_simple(sock, method, "404 Not Found", loopback_server.unknown_route_text(ROUTES), keep_alive)
     return keep_alive
 
 

@@ -1,5 +1,7 @@
 """What Courier's small test servers share: parse the common arguments (127.0.0.1 only), listen with a thread
-per connection, write a pid file, serve until SIGTERM or SIGINT, and clean up."""
+per connection, write a pid file, serve until SIGTERM or SIGINT, and clean up; and for the servers that write
+HTTP/1.1 by hand, reading a request head, the query parameters, the usual answers and the one-request-per-
+connection handler of the fault and chaos servers."""
 
 import argparse
 import http.server
@@ -10,6 +12,7 @@ import socketserver
 import sys
 import threading
 import time
+from urllib.parse import parse_qs
 
 
 def arguments(description, more=None):
@@ -91,6 +94,13 @@ def serve(server, parsed, log):
     log("stopped")
 
 
+MAX_HEAD = 64 * 1024
+
+
+class BadRequest(Exception):
+    """A request (or a query parameter) a server refuses; its message becomes the body of the 400."""
+
+
 def head_bytes(status, headers):
     """An HTTP/1.1 response head: the status line (e.g. "200 OK"), the (name, value) pairs, the blank line."""
     lines = ["HTTP/1.1 %s" % status] + ["%s: %s" % pair for pair in headers] + ["", ""]
@@ -125,3 +135,103 @@ def parse_request_head(head, error):
             raise error("bad header line")
         headers[name.strip().lower()] = value.strip()
     return method, target, version, headers
+
+
+def read_request_head(sock):
+    """(method, target, headers, bytes read past the head) of one request, or None when the client closed
+    before a whole head came. It reads in large pieces, so the start of a body may come with the head; nothing
+    more of the body is read, which lets a route leave it unread on purpose. A head of more than MAX_HEAD bytes,
+    or a malformed one, raises BadRequest."""
+    data = b""
+    while b"\r\n\r\n" not in data:
+        chunk = sock.recv(65536)
+        if not chunk:
+            return None
+        data += chunk
+        if len(data) > MAX_HEAD:
+            raise BadRequest("request head too large")
+    head, _, rest = data.partition(b"\r\n\r\n")
+    method, target, _version, headers = parse_request_head(head, BadRequest)
+    return method, target, headers, rest
+
+
+def discard_body(sock, remaining):
+    """Reads and drops `remaining` bytes of a request body (or fewer, when the client closes first). A
+    connection closed with unread bytes makes the kernel send an RST, which could overtake the answer: a route
+    whose fault is not that must have read the whole request first."""
+    while remaining > 0:
+        chunk = sock.recv(min(remaining, 65536))
+        if not chunk:
+            return
+        remaining -= len(chunk)
+
+
+class Query:
+    """A request's query parameters, checked as a route reads them: a missing one takes its default, a bad one
+    raises BadRequest naming it, so a test with a typo gets a 400 that says why instead of a fault it did not
+    ask for."""
+
+    def __init__(self, text):
+        self.values = parse_qs(text)
+
+    def integer(self, name, default, low, high):
+        values = self.values.get(name)
+        if not values:
+            return default
+        try:
+            value = int(values[0])
+        except ValueError:
+            raise BadRequest("%s must be an integer" % name)
+        if not low <= value <= high:
+            raise BadRequest("%s must be in %d...%d" % (name, low, high))
+        return value
+
+    def choice(self, name, default, allowed):
+        value = (self.values.get(name) or [default])[0]
+        if value not in allowed:
+            raise BadRequest("%s must be one of %s" % (name, ", ".join(allowed)))
+        return value
+
+
+def plain_response(status, body, content_type="text/plain"):
+    """A whole answer of one request per connection: head (with Content-Length and `Connection: close`) and
+    body, as one write, so that the client gets it before the connection closes."""
+    return head_bytes(status, [
+        ("Content-Type", content_type),
+        ("Content-Length", str(len(body))),
+        ("Connection", "close"),
+    ]) + body
+
+
+def unknown_route_text(routes, kind="route"):
+    """The body of a 404: every route the server has, so that a test that asked for the wrong one is told the
+    right names."""
+    return ("no such %s; routes:\n" % kind + "".join("%s\n" % path for path in sorted(routes))).encode()
+
+
+class OneRequestHandler(socketserver.BaseRequestHandler):
+    """A connection that serves one request, then closes: the fault and chaos servers' way, since most of their
+    answers break the connection anyway. It reads the request head and calls `answer(sock, method, target,
+    headers, rest)` (rest: the body bytes read with the head). A BadRequest from either gets a 400; a client
+    that goes away mid-answer is let go."""
+
+    timeout = None  # seconds that one read or write may take (None: no bound)
+
+    def handle(self):
+        sock = self.request
+        prepare_connection(sock, self.timeout)
+        try:
+            request = read_request_head(sock)
+            if request is None:
+                return
+            self.answer(sock, *request)
+        except BadRequest as error:
+            try:
+                sock.sendall(plain_response("400 Bad Request", ("%s\n" % error).encode()))
+            except OSError:
+                pass
+        except OSError:
+            pass  # The client went away mid-fault: that is its right.
+
+    def answer(self, sock, method, target, headers, rest):
+        raise NotImplementedError

@@ -52,7 +52,7 @@ import struct
 import threading
 import time
 from collections import deque
-from urllib.parse import parse_qs, urlsplit
+from urllib.parse import urlsplit
 
 import h2.config
 import h2.connection
@@ -62,6 +62,7 @@ from h2.errors import ErrorCodes
 from hyperframe.frame import GoAwayFrame
 
 import loopback_server
+from loopback_server import BadRequest
 
 MAX_DATA = 64 << 20
 IDLE_TIMEOUT = 120.0
@@ -71,31 +72,8 @@ HOLD_LIMIT = 120.0
 log = loopback_server.logger("tls_chaos_server")
 
 
-class BadRequest(Exception):
-    pass
-
-
-class Query:
-    def __init__(self, text):
-        self.values = parse_qs(text)
-
-    def integer(self, name, default, low, high):
-        values = self.values.get(name)
-        if not values:
-            return default
-        try:
-            value = int(values[0])
-        except ValueError:
-            raise BadRequest("%s must be an integer" % name)
-        if not low <= value <= high:
-            raise BadRequest("%s must be in %d...%d" % (name, low, high))
-        return value
-
-    def choice(self, name, default, allowed):
-        value = (self.values.get(name) or [default])[0]
-        if value not in allowed:
-            raise BadRequest("%s must be one of %s" % (name, ", ".join(allowed)))
-        return value
+class Query(loopback_server.Query):
+    """loopback_server's checked parameters, and an HTTP/2 error code by its name (RFC 9113 section 7)."""
 
     def error_code(self, name, default):
         return ErrorCodes[self.choice(name, default, tuple(ErrorCodes.__members__))]
@@ -261,7 +239,7 @@ def handshake_fault(exchange, stream_id, query):
 
 
 def not_found(exchange, stream_id, query):
-    listing = ("no such route; routes:\n" + "".join("%s\n" % path for path in sorted(ROUTES))).encode()
+    listing = loopback_server.unknown_route_text(ROUTES)
     exchange.send_head(stream_id, 404, [("content-type", "text/plain"), ("content-length", str(len(listing)))])
     exchange.send_body(stream_id, listing, True)
 
@@ -428,10 +406,8 @@ class Handler(socketserver.BaseRequestHandler):
             return  # A client that gave up on the handshake (or refused our certificate).
         try:
             if tls.selected_alpn_protocol() != "h2":
-                body = b"this server speaks HTTP/2 only (ALPN h2)\n"
-                tls.sendall(loopback_server.head_bytes("505 HTTP Version Not Supported", [
-                    ("Content-Type", "text/plain"), ("Content-Length", str(len(body))), ("Connection", "close"),
-                ]) + body)
+                tls.sendall(loopback_server.plain_response("505 HTTP Version Not Supported",
+                                                           b"this server speaks HTTP/2 only (ALPN h2)\n"))
                 return
             exchange = Exchange(tls)
             exchange.conn.initiate_connection()

@@ -92,8 +92,7 @@ class Handler(socketserver.BaseRequestHandler):
                 body = b"recorded\n"
                 content_type = "text/plain"
             if data:
-                tls.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: %s\r\nContent-Length: %d\r\nConnection: close\r\n\r\n%s"
-                            % (content_type.encode(), len(body), body))
+                tls.sendall(loopback_server.plain_response("200 OK", body, content_type))
             # Whatever else the client sends (a body, a second request) is counted too, until it closes.
             while True:
                 chunk = tls.recv(65536)
