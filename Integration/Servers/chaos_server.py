@@ -59,7 +59,6 @@ It listens on 127.0.0.1 only (any other --host is refused) and exits on SIGTERM 
 import os
 import random
 import socket
-import struct
 import time
 from urllib.parse import urlsplit
 
@@ -82,25 +81,6 @@ def drain_body(sock, headers, already):
     except ValueError:
         raise BadRequest("bad Content-Length")
     loopback_server.discard_body(sock, remaining)
-
-
-def reset(sock):
-    # l_onoff 1, l_linger 0: close() aborts the connection with an RST instead of a FIN.
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
-    sock.close()
-
-
-def hold(sock, seconds):
-    """Keeps the connection open, reading and dropping whatever comes, until the client closes or `seconds`
-    pass."""
-    sock.settimeout(1.0)
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        try:
-            if not sock.recv(65536):
-                return
-        except socket.timeout:
-            continue
 
 
 def chunked_head():
@@ -168,7 +148,7 @@ def chunk_lie(sock, method, query_text):
     keep = query.integer("hold", 0, 0, 1)
     sock.sendall(chunked_head() + LIES[lie] + b"\r\n" + b"a" * 100 + b"\r\n0\r\n\r\n")
     if keep:
-        hold(sock, HOLD_LIMIT)
+        loopback_server.hold_open(sock, HOLD_LIMIT)
 
 
 @route("/close-after-head")
@@ -185,7 +165,7 @@ def close_after_head(sock, method, query_text):
     else:
         sock.sendall(chunked_head())
     if abort:
-        reset(sock)
+        loopback_server.close_with_reset(sock)
 
 
 @route("/trickle")

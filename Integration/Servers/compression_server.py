@@ -101,7 +101,6 @@ import random
 import re
 import socket
 import socketserver
-import struct
 import tempfile
 import threading
 import time
@@ -462,12 +461,6 @@ def send_simple(sock, method, status, body, keep_alive, content_type="text/plain
     sock.sendall(head_bytes(status, headers) + (b"" if method == "HEAD" else body))
 
 
-def reset(sock):
-    # l_onoff 1, l_linger 0: close() aborts the connection with an RST.
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
-    sock.close()
-
-
 class Query:
     def __init__(self, text, allowed):
         self.values = parse_qs(text, keep_blank_values=True)
@@ -577,7 +570,7 @@ def send_body(sock, method, sending, meta, name, encodings, generated, keep_aliv
     if method == "HEAD":
         return keep_alive
     if reset_at == 0:
-        reset(sock)
+        loopback_server.close_with_reset(sock)
         return False
 
     chunked = sending.framing == "chunked"
@@ -608,7 +601,7 @@ def send_body(sock, method, sending, meta, name, encodings, generated, keep_aliv
                 sock.sendall(data[:cut])
             offset += cut
     if reset_at >= 0:
-        reset(sock)
+        loopback_server.close_with_reset(sock)
         return False
     if chunked:
         sock.sendall(b"0\r\n\r\n")

@@ -33,7 +33,6 @@ It listens on 127.0.0.1 only (any other --host is refused) and exits on SIGTERM 
 import loopback_server
 from loopback_server import head_bytes, plain_response
 import socket
-import struct
 import time
 from urllib.parse import urlsplit
 
@@ -63,10 +62,7 @@ def truncated(sock, query):
 
 @route("/reset")
 def reset(sock, query):
-    # l_onoff 1, l_linger 0: close() aborts the connection with an RST. Close here, before socketserver's
-    # shutdown(SHUT_WR) would send a FIN first.
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
-    sock.close()
+    loopback_server.close_with_reset(sock)
 
 
 @route("/never")
@@ -122,9 +118,7 @@ class Blackhole:
     drops every further SYN, so a client's connect hangs until its own timeout."""
 
     def __init__(self):
-        self.listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-        self.listener.bind(("127.0.0.1", 0))
-        self.listener.listen(0)
+        self.listener = loopback_server.ephemeral_listener(0)
         self.port = self.listener.getsockname()[1]
         self.fillers = []
         for _ in range(4):

@@ -1,7 +1,8 @@
 """What Courier's small test servers share: parse the common arguments (127.0.0.1 only), listen with a thread
-per connection, write a pid file, serve until SIGTERM or SIGINT, and clean up; and for the servers that write
-HTTP/1.1 by hand, reading a request head, the query parameters, the usual answers and the one-request-per-
-connection handler of the fault and chaos servers."""
+per connection, write a pid file, serve until SIGTERM or SIGINT, and clean up; the socket faults several of
+them make (a reset, a connection held open, a listener of their own); and for the servers that write HTTP/1.1
+by hand, reading a request head, the query parameters, the usual answers and the one-request-per-connection
+handler of the fault and chaos servers."""
 
 import argparse
 import http.server
@@ -9,6 +10,7 @@ import os
 import signal
 import socket
 import socketserver
+import struct
 import sys
 import threading
 import time
@@ -72,6 +74,49 @@ def prepare_connection(sock, timeout=None):
     sock.settimeout(timeout)
 
 
+def start_thread(target, *args):
+    """Runs `target(*args)` on a daemon thread: one that never keeps a stopping server alive, since what the
+    servers run in the background (connections, accept loops) may wait for a client for minutes."""
+    threading.Thread(target=target, args=args, daemon=True).start()
+
+
+def ephemeral_listener(backlog):
+    """A listening socket on 127.0.0.1 at a port the kernel picks, for the listeners a route makes on demand
+    and whose port it answers. No SO_REUSEADDR: with it, Linux may pick a port that another such socket holds."""
+    listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(backlog)
+    return listener
+
+
+def close_with_reset(sock):
+    """Closes the connection with a TCP RST instead of a FIN: SO_LINGER on with a linger time of 0 makes
+    close() abort it. Call it before socketserver's own shutdown(SHUT_WR), which would send a FIN first."""
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+    sock.close()
+
+
+def close_quietly(sock):
+    """Closes a socket whose peer may have broken the connection already: that OSError says nothing new."""
+    try:
+        sock.close()
+    except OSError:
+        pass
+
+
+def hold_open(sock, seconds):
+    """Keeps the connection open, reading and dropping whatever comes, until the client closes it or `seconds`
+    pass: a server that stalls. Reads wake every second so that the deadline is kept."""
+    sock.settimeout(1.0)
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        try:
+            if not sock.recv(65536):
+                return
+        except socket.timeout:
+            continue
+
+
 def serve(server, parsed, log):
     """Serves `server` until SIGTERM/SIGINT, keeping `parsed.pid_file` while it runs."""
     if parsed.pid_file:
@@ -79,7 +124,8 @@ def serve(server, parsed, log):
             file.write("%d\n" % os.getpid())
 
     def stop(signum, frame):
-        threading.Thread(target=server.shutdown, daemon=True).start()
+        # shutdown() waits for serve_forever() to return, which runs on this very thread: not from here.
+        start_thread(server.shutdown)
 
     signal.signal(signal.SIGTERM, stop)
     signal.signal(signal.SIGINT, stop)

@@ -45,12 +45,10 @@ Usage: tls_chaos_server.py --port PORT --cert CHAIN.pem --key KEY.pem [--pid-fil
 It listens on 127.0.0.1 only and exits on SIGTERM or SIGINT.
 """
 
-import socket
 import socketserver
 import ssl
 import struct
 import threading
-import time
 from collections import deque
 from urllib.parse import urlsplit
 
@@ -159,10 +157,7 @@ class Exchange:
             self.tls.settimeout(1.0)
             self.tls.unwrap().close()
         except (OSError, ValueError):
-            try:
-                self.tls.close()
-            except OSError:
-                pass
+            loopback_server.close_quietly(self.tls)
         self.closed = True
 
 
@@ -269,17 +264,6 @@ def read_client_hello(sock):
     return data
 
 
-def hold(sock):
-    sock.settimeout(1.0)
-    deadline = time.monotonic() + HOLD_LIMIT
-    while time.monotonic() < deadline:
-        try:
-            if not sock.recv(65536):
-                return
-        except socket.timeout:
-            continue
-
-
 def alert_fault(description):
     def run(listener, sock):
         tls = listener.alert_contexts[description].wrap_socket(sock, server_side=True, do_handshake_on_connect=False)
@@ -299,8 +283,7 @@ def close_after_hello(listener, sock):
 
 def reset_after_hello(listener, sock):
     read_client_hello(sock)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
-    sock.close()
+    loopback_server.close_with_reset(sock)
 
 
 def partial_server_hello(listener, sock):
@@ -322,7 +305,7 @@ def partial_server_hello(listener, sock):
 
 def stall_after_hello(listener, sock):
     read_client_hello(sock)
-    hold(sock)
+    loopback_server.hold_open(sock, HOLD_LIMIT)
     sock.close()
 
 
@@ -361,19 +344,16 @@ class HandshakeFaultListener:
             # server); returning an alert description aborts the handshake with that fatal alert.
             context.sni_callback = lambda tls, name, ctx, description=description: description
             self.alert_contexts[description] = context
-        self.listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-        self.listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        self.listener.bind(("127.0.0.1", 0))
-        self.listener.listen(64)
+        self.listener = loopback_server.ephemeral_listener(64)
         self.port = self.listener.getsockname()[1]
         log("handshake fault %s on 127.0.0.1:%d" % (fault, self.port))
-        threading.Thread(target=self.accept_loop, daemon=True).start()
+        loopback_server.start_thread(self.accept_loop)
 
     def accept_loop(self):
         while True:
             sock, _ = self.listener.accept()
             sock.settimeout(10.0)
-            threading.Thread(target=self.serve, args=(sock,), daemon=True).start()
+            loopback_server.start_thread(self.serve, sock)
 
     def serve(self, sock):
         try:
@@ -381,10 +361,7 @@ class HandshakeFaultListener:
         except OSError:
             pass
         finally:
-            try:
-                sock.close()
-            except OSError:
-                pass
+            loopback_server.close_quietly(sock)
 
 
 # --- the HTTP/2 listener --------------------------------------------------------------------------------------
@@ -420,10 +397,7 @@ class Handler(socketserver.BaseRequestHandler):
         except (OSError, h2.exceptions.ProtocolError, ssl.SSLError):
             pass  # The client went away or broke the protocol: the connection is over.
         finally:
-            try:
-                tls.close()
-            except OSError:
-                pass
+            loopback_server.close_quietly(tls)
 
 
 def main():

@@ -103,10 +103,7 @@ class Handler(socketserver.BaseRequestHandler):
             record["error"] = getattr(error, "reason", None) or str(error)
         finally:
             server.records.add(record)
-            try:
-                tls.close()
-            except OSError:
-                pass
+            loopback_server.close_quietly(tls)
 
 
 class Server(loopback_server.ThreadingServer):
