@@ -1,5 +1,6 @@
 """What Courier's small test servers share: parse the common arguments (127.0.0.1 only), listen with a thread
-per connection, write a pid file, serve until SIGTERM or SIGINT, and clean up; the socket faults several of
+per connection, write a pid file, serve until SIGTERM or SIGINT, and clean up; the TLS set-up of the TLS
+servers (--cert, --key and the context); the socket faults several of
 them make (a reset, a connection held open, a listener of their own); and for the servers that write HTTP/1.1
 by hand, reading a request head, the query parameters, the usual answers and the one-request-per-connection
 handler of the fault and chaos servers."""
@@ -10,6 +11,7 @@ import os
 import signal
 import socket
 import socketserver
+import ssl
 import struct
 import sys
 import threading
@@ -30,6 +32,24 @@ def arguments(description, more=None):
     if parsed.host not in ("127.0.0.1", "localhost"):
         parser.error("listens on 127.0.0.1 only")
     return parsed
+
+
+def tls_arguments(parser):
+    """The --cert and --key arguments of the TLS servers (for `arguments(description, more)`): Scripts/servers.sh
+    passes the test chain, chain.pem and leaf.key, made by gen-certs.sh."""
+    parser.add_argument("--cert", required=True, help="the certificate chain to serve (PEM, leaf first): chain.pem")
+    parser.add_argument("--key", required=True, help="the leaf's private key (PEM), e.g. leaf.key")
+
+
+def tls_context(cert, key, protocols, minimum_version=None):
+    """A server-side TLS context serving `cert` (a chain, leaf first) with `key`, offering the ALPN
+    `protocols` in that order; `minimum_version` (an ssl.TLSVersion) when a server must refuse older ones."""
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    if minimum_version is not None:
+        context.minimum_version = minimum_version
+    context.load_cert_chain(cert, key)
+    context.set_alpn_protocols(protocols)
+    return context
 
 
 def logger(name):

@@ -336,10 +336,10 @@ class HandshakeFaultListener:
 
     def __init__(self, fault):
         self.run = HANDSHAKE_FAULTS[fault]
-        self.context = server_context(self.CERT, self.KEY, ["h2", "http/1.1"])
+        self.context = loopback_server.tls_context(self.CERT, self.KEY, ["h2", "http/1.1"])
         self.alert_contexts = {}
         for description in (ssl.ALERT_DESCRIPTION_HANDSHAKE_FAILURE, ssl.ALERT_DESCRIPTION_INTERNAL_ERROR):
-            context = server_context(self.CERT, self.KEY, ["h2", "http/1.1"])
+            context = loopback_server.tls_context(self.CERT, self.KEY, ["h2", "http/1.1"])
             # OpenSSL calls the server-name callback for every ClientHello (with None when it names no
             # server); returning an alert description aborts the handshake with that fatal alert.
             context.sni_callback = lambda tls, name, ctx, description=description: description
@@ -365,13 +365,6 @@ class HandshakeFaultListener:
 
 
 # --- the HTTP/2 listener --------------------------------------------------------------------------------------
-
-def server_context(cert, key, protocols):
-    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
-    context.load_cert_chain(cert, key)
-    context.set_alpn_protocols(protocols)
-    return context
-
 
 class Handler(socketserver.BaseRequestHandler):
     def handle(self):
@@ -401,14 +394,11 @@ class Handler(socketserver.BaseRequestHandler):
 
 
 def main():
-    def more(parser):
-        parser.add_argument("--cert", required=True, help="the certificate chain (PEM), e.g. chain.pem")
-        parser.add_argument("--key", required=True, help="its private key (PEM), e.g. leaf.key")
-
-    parsed = loopback_server.arguments("Courier's TLS chaos server (see the module docstring).", more)
+    parsed = loopback_server.arguments("Courier's TLS chaos server (see the module docstring).",
+                                       loopback_server.tls_arguments)
     HandshakeFaultListener.CERT, HandshakeFaultListener.KEY = parsed.cert, parsed.key
     server = loopback_server.listen(Handler, parsed)
-    server.context = server_context(parsed.cert, parsed.key, ["h2", "http/1.1"])
+    server.context = loopback_server.tls_context(parsed.cert, parsed.key, ["h2", "http/1.1"])
     loopback_server.serve(server, parsed, log)
 
 

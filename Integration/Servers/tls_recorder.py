@@ -115,17 +115,10 @@ class Server(loopback_server.ThreadingServer):
 
 
 def main():
-    def more(parser):
-        parser.add_argument("--cert", required=True, help="the certificate chain to serve (PEM, leaf first)")
-        parser.add_argument("--key", required=True, help="the leaf's private key (PEM)")
-
-    parsed = loopback_server.arguments("Courier's TLS recorder (see the module docstring).", more)
-    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
-    context.minimum_version = ssl.TLSVersion.TLSv1_2
-    context.load_cert_chain(parsed.cert, parsed.key)
-    context.set_alpn_protocols(["http/1.1"])
+    parsed = loopback_server.arguments("Courier's TLS recorder (see the module docstring).",
+                                       loopback_server.tls_arguments)
     server = loopback_server.listen(Handler, parsed, Server)
-    server.context = context
+    server.context = loopback_server.tls_context(parsed.cert, parsed.key, ["http/1.1"], ssl.TLSVersion.TLSv1_2)
     loopback_server.serve(server, parsed, log)
 
 
