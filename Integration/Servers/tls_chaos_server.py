@@ -192,14 +192,21 @@ def data(exchange, stream_id, query):
         exchange.send_body(stream_id, body, True)
 
 
-@route("/rst")
-def rst(exchange, stream_id, query):
-    code = query.error_code("code", "INTERNAL_ERROR")
+def answer_until_fault(exchange, stream_id, query):
+    """What /rst and /goaway send before their fault: the head announcing the whole body and its first `after`
+    bytes, the stream left open (nothing at all when after is -1). Returns (body, after) for the rest."""
     body = body_bytes(query, 65536)
     after = query.integer("after", 1000, -1, len(body))
     if after >= 0:
         exchange.send_head(stream_id, 200, octet_head(len(body)))
         exchange.send_body(stream_id, body[:after], False)
+    return body, after
+
+
+@route("/rst")
+def rst(exchange, stream_id, query):
+    code = query.error_code("code", "INTERNAL_ERROR")
+    answer_until_fault(exchange, stream_id, query)
     exchange.conn.reset_stream(stream_id, error_code=code)
     exchange.flush()
 
@@ -208,11 +215,7 @@ def rst(exchange, stream_id, query):
 def goaway(exchange, stream_id, query):
     last = query.choice("last", "below", ("below", "stream"))
     code = query.error_code("code", "NO_ERROR")
-    body = body_bytes(query, 65536)
-    after = query.integer("after", 1000, -1, len(body))
-    if after >= 0:
-        exchange.send_head(stream_id, 200, octet_head(len(body)))
-        exchange.send_body(stream_id, body[:after], False)
+    body, after = answer_until_fault(exchange, stream_id, query)
     if last == "below":
         # Client streams are odd: the one before this is stream_id - 2 (0 for the first).
         exchange.send_goaway(max(0, stream_id - 2), code)
