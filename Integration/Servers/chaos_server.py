@@ -56,7 +56,6 @@ Usage: chaos_server.py [--host 127.0.0.1] --port PORT [--pid-file FILE] [--cache
 It listens on 127.0.0.1 only (any other --host is refused) and exits on SIGTERM or SIGINT.
 """
 
-import os
 import random
 import socket
 import time
@@ -240,13 +239,9 @@ class Handler(loopback_server.OneRequestHandler):
 
 
 def main():
-    def more(parser):
-        parser.add_argument("--cache-dir", default=None,
-                            help="the compression server's cache (default $COURIER_STATE_DIR/compressed)")
-
-    parsed = loopback_server.arguments("Courier's chaos server (see the module docstring).", more)
-    compression_server.CACHE_DIR = os.path.abspath(parsed.cache_dir or compression_server.default_cache_dir())
-    os.makedirs(compression_server.CACHE_DIR, exist_ok=True)
+    parsed = loopback_server.arguments("Courier's chaos server (see the module docstring).",
+                                       compression_server.cache_dir_argument)
+    compression_server.open_cache(parsed.cache_dir)
     loopback_server.serve(loopback_server.listen(Handler, parsed), parsed, log)
 
 

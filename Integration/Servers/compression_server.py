@@ -123,7 +123,7 @@ MAX_BOMB_SIZE = 16 << 30
 MAX_RATIO = 10_000
 MAX_STACK = 4
 DEFAULT_TRUNCATE_BYTES = 16
-CACHE_DIR = None  # set by main()
+CACHE_DIR = None  # set by open_cache()
 
 ENCODINGS = ("gzip", "deflate", "deflate-raw", "br", "zstd", "identity")
 
@@ -696,16 +696,23 @@ def default_cache_dir():
     return os.path.join(tempfile.gettempdir(), "courier-compressed-%d" % os.getuid())
 
 
-def main():
+def cache_dir_argument(parser):
+    """--cache-dir, of this server and of the chaos server, which serves the same bodies from the same cache."""
+    parser.add_argument("--cache-dir", default=None,
+                        help="where generated bodies are kept (default $COURIER_STATE_DIR/compressed)")
+
+
+def open_cache(path):
+    """Makes `path` (--cache-dir; None for the default) the cache of generated bodies, creating it if needed."""
     global CACHE_DIR
-
-    def more(parser):
-        parser.add_argument("--cache-dir", default=None,
-                            help="where generated bodies are kept (default $COURIER_STATE_DIR/compressed)")
-
-    parsed = loopback_server.arguments("Courier's compression server (see the module docstring).", more)
-    CACHE_DIR = os.path.abspath(parsed.cache_dir or default_cache_dir())
+    CACHE_DIR = os.path.abspath(path or default_cache_dir())
     os.makedirs(CACHE_DIR, exist_ok=True)
+
+
+def main():
+    parsed = loopback_server.arguments("Courier's compression server (see the module docstring).",
+                                       cache_dir_argument)
+    open_cache(parsed.cache_dir)
     remove_stale_temporaries()
     log("cache in %s" % CACHE_DIR)
     loopback_server.serve(loopback_server.listen(Handler, parsed), parsed, log)

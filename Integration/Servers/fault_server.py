@@ -175,8 +175,7 @@ class Handler(loopback_server.OneRequestHandler):
 
 
 def main():
-    parsed = loopback_server.arguments("Courier's fault server (see the module docstring).")
-    loopback_server.serve(loopback_server.listen(Handler, parsed), parsed, log)
+    loopback_server.run("Courier's fault server (see the module docstring).", Handler, log)
 
 
 if __name__ == "__main__":

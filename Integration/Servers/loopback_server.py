@@ -37,7 +37,8 @@ def arguments(description, more=None):
 def tls_arguments(parser):
     """The --cert and --key arguments of the TLS servers (for `arguments(description, more)`): Scripts/servers.sh
     passes the test chain, chain.pem and leaf.key, made by gen-certs.sh."""
-    parser.add_argument("--cert", required=True, help="the certificate chain to serve (PEM, leaf first): chain.pem")
+    parser.add_argument("--cert", required=True,
+                        help="the certificate chain to serve (PEM, leaf first), e.g. chain.pem")
     parser.add_argument("--key", required=True, help="the leaf's private key (PEM), e.g. leaf.key")
 
 
@@ -165,6 +166,13 @@ MAX_HEAD = 64 * 1024
 
 class BadRequest(Exception):
     """A request (or a query parameter) a server refuses; its message becomes the body of the 400."""
+
+
+def run(description, handler, log, server_class=ThreadingServer):
+    """The whole main() of a server that needs no set-up of its own: the common arguments, the listener on
+    127.0.0.1, serving until SIGTERM or SIGINT."""
+    parsed = arguments(description)
+    serve(listen(handler, parsed, server_class), parsed, log)
 
 
 def head_bytes(status, headers):

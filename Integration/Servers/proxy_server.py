@@ -173,9 +173,8 @@ class ProxyHandler(http.server.BaseHTTPRequestHandler):
 
 
 def main():
-    parsed = loopback_server.arguments("Courier's test forward proxy (see the module docstring).")
-    server = loopback_server.listen(ProxyHandler, parsed, loopback_server.ThreadingHTTPServer)
-    loopback_server.serve(server, parsed, log)
+    loopback_server.run("Courier's test forward proxy (see the module docstring).", ProxyHandler, log,
+                        loopback_server.ThreadingHTTPServer)
 
 
 if __name__ == "__main__":

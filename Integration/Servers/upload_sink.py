@@ -162,9 +162,8 @@ class SinkHandler(http.server.BaseHTTPRequestHandler):
 
 
 def main():
-    parsed = loopback_server.arguments("Courier's upload sink (see the module docstring).")
-    server = loopback_server.listen(SinkHandler, parsed, loopback_server.ThreadingHTTPServer)
-    loopback_server.serve(server, parsed, log)
+    loopback_server.run("Courier's upload sink (see the module docstring).", SinkHandler, log,
+                        loopback_server.ThreadingHTTPServer)
 
 
 if __name__ == "__main__":
