@@ -81,6 +81,18 @@ class ThreadingHTTPServer(ServerSettings, http.server.ThreadingHTTPServer):
     """The same for the servers built on http.server's request handler (the proxy, the upload sink)."""
 
 
+class HTTPRequestHandler(http.server.BaseHTTPRequestHandler):
+    """http.server's request handler as the proxy and the upload sink use it: HTTP/1.1, so that connections are
+    kept alive between requests as a client's are; a Server header without Python's version; and its log lines
+    in the server's log, through `log` (a subclass sets `log = staticmethod(its log function)`)."""
+
+    protocol_version = "HTTP/1.1"
+    sys_version = ""
+
+    def log_message(self, format, *args):
+        self.log("%s %s" % (self.address_string(), format % args))
+
+
 def listen(handler, parsed, server_class=ThreadingServer):
     """`server_class` with `handler` on 127.0.0.1 at --port: never another address, whatever --host said
     (`arguments` accepts only 127.0.0.1 and localhost, which mean the same)."""

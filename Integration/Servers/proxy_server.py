@@ -18,7 +18,6 @@ It listens on 127.0.0.1 only (any other --host is refused) and exits on SIGTERM 
 
 import loopback_server
 import http.client
-import http.server
 from urllib.parse import urlsplit
 
 VIA = "1.1 courier-test-proxy"
@@ -33,13 +32,9 @@ CHUNK = 64 * 1024
 log = loopback_server.logger("proxy_server")
 
 
-class ProxyHandler(http.server.BaseHTTPRequestHandler):
-    protocol_version = "HTTP/1.1"
+class ProxyHandler(loopback_server.HTTPRequestHandler):
     server_version = "courier-test-proxy"
-    sys_version = ""
-
-    def log_message(self, format, *args):
-        log("%s %s" % (self.address_string(), format % args))
+    log = staticmethod(log)
 
     def answer(self, status, text):
         if status >= 400:

@@ -23,7 +23,6 @@ It listens on 127.0.0.1 only (any other --host is refused) and exits on SIGTERM 
 """
 
 import hashlib
-import http.server
 import json
 import loopback_server
 
@@ -50,13 +49,9 @@ class Digest:
         self.hash.update(view)
 
 
-class SinkHandler(http.server.BaseHTTPRequestHandler):
-    protocol_version = "HTTP/1.1"
+class SinkHandler(loopback_server.HTTPRequestHandler):
     server_version = "courier-upload-sink"
-    sys_version = ""
-
-    def log_message(self, format, *args):
-        log("%s %s" % (self.address_string(), format % args))
+    log = staticmethod(log)
 
     def log_request(self, code="-", size="-"):
         pass  # one line per upload is noise; errors still go to log_error
