@@ -1,9 +1,11 @@
-"""What Courier's small test servers share: parse the common arguments (127.0.0.1 only), listen with a thread
-per connection, write a pid file, serve until SIGTERM or SIGINT, and clean up; the TLS set-up of the TLS
-servers (--cert, --key and the context); the socket faults several of
-them make (a reset, a connection held open, a listener of their own); and for the servers that write HTTP/1.1
-by hand, reading a request head, the query parameters, the usual answers and the one-request-per-connection
-handler of the fault and chaos servers."""
+"""What Courier's small test servers share, so that each server file holds only what makes it different:
+- starting: the common arguments (127.0.0.1 only), the listener with a thread per connection, the pid file,
+  serving until SIGTERM or SIGINT, the log;
+- TLS: --cert and --key, and the server context;
+- connections: their set-up, and the socket faults several servers make (a reset, a connection held open, a
+  listener of a route's own);
+- HTTP/1.1 written by hand: the response head, the routing table, reading a request head and its query
+  parameters, the usual answers, and the one-request-per-connection handler of the fault and chaos servers."""
 
 import argparse
 import http.server
@@ -19,6 +21,8 @@ import time
 from urllib.parse import parse_qs
 
 
+# --- starting and serving ---------------------------------------------------------------------------------
+
 def arguments(description, more=None):
     """The --host (127.0.0.1 or localhost only), --port and --pid-file arguments; `more(parser)` adds a
     server's own."""
@@ -32,25 +36,6 @@ def arguments(description, more=None):
     if parsed.host not in ("127.0.0.1", "localhost"):
         parser.error("listens on 127.0.0.1 only")
     return parsed
-
-
-def tls_arguments(parser):
-    """The --cert and --key arguments of the TLS servers (for `arguments(description, more)`): Scripts/servers.sh
-    passes the test chain, chain.pem and leaf.key, made by gen-certs.sh."""
-    parser.add_argument("--cert", required=True,
-                        help="the certificate chain to serve (PEM, leaf first), e.g. chain.pem")
-    parser.add_argument("--key", required=True, help="the leaf's private key (PEM), e.g. leaf.key")
-
-
-def tls_context(cert, key, protocols, minimum_version=None):
-    """A server-side TLS context serving `cert` (a chain, leaf first) with `key`, offering the ALPN
-    `protocols` in that order; `minimum_version` (an ssl.TLSVersion) when a server must refuse older ones."""
-    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
-    if minimum_version is not None:
-        context.minimum_version = minimum_version
-    context.load_cert_chain(cert, key)
-    context.set_alpn_protocols(protocols)
-    return context
 
 
 def logger(name):
@@ -82,9 +67,9 @@ class ThreadingHTTPServer(ServerSettings, http.server.ThreadingHTTPServer):
 
 
 class HTTPRequestHandler(http.server.BaseHTTPRequestHandler):
-    """http.server's request handler as the proxy and the upload sink use it: HTTP/1.1, so that connections are
-    kept alive between requests as a client's are; a Server header without Python's version; and its log lines
-    in the server's log, through `log` (a subclass sets `log = staticmethod(its log function)`)."""
+    """http.server's request handler as the proxy and the upload sink use it: HTTP/1.1, so that a client's
+    connection is kept alive between requests; a Server header without Python's version; and its log lines in
+    the server's log, through `log` (a subclass sets `log = staticmethod(its log function)`)."""
 
     protocol_version = "HTTP/1.1"
     sys_version = ""
@@ -99,18 +84,71 @@ def listen(handler, parsed, server_class=ThreadingServer):
     return server_class(("127.0.0.1", parsed.port), handler)
 
 
-def prepare_connection(sock, timeout=None):
-    """Sets an accepted connection up: TCP_NODELAY, because a fault is often a few bytes whose timing matters
-    and Nagle's algorithm would hold them until the client's ACK; and a bound of `timeout` seconds on each read
-    and write (None: none), so that a client that vanishes does not pin a thread for ever."""
-    sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-    sock.settimeout(timeout)
+def serve(server, parsed, log):
+    """Serves `server` until SIGTERM/SIGINT, keeping `parsed.pid_file` while it runs."""
+    if parsed.pid_file:
+        with open(parsed.pid_file, "w") as file:
+            file.write("%d\n" % os.getpid())
+
+    def stop(signum, frame):
+        # shutdown() waits for serve_forever() to return, which runs on this very thread: not from here.
+        start_thread(server.shutdown)
+
+    signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGINT, stop)
+    log("listening on 127.0.0.1:%d" % parsed.port)
+    server.serve_forever(poll_interval=0.2)
+    server.server_close()
+    if parsed.pid_file:
+        try:
+            os.unlink(parsed.pid_file)
+        except OSError:
+            pass
+    log("stopped")
+
+
+def run(description, handler, log, server_class=ThreadingServer):
+    """The whole main() of a server that needs no set-up of its own: the common arguments, the listener on
+    127.0.0.1, serving until SIGTERM or SIGINT."""
+    parsed = arguments(description)
+    serve(listen(handler, parsed, server_class), parsed, log)
 
 
 def start_thread(target, *args):
     """Runs `target(*args)` on a daemon thread: one that never keeps a stopping server alive, since what the
     servers run in the background (connections, accept loops) may wait for a client for minutes."""
     threading.Thread(target=target, args=args, daemon=True).start()
+
+
+# --- TLS --------------------------------------------------------------------------------------------------
+
+def tls_arguments(parser):
+    """The --cert and --key arguments of the TLS servers (for `arguments(description, more)`): Scripts/servers.sh
+    passes the test chain, chain.pem and leaf.key, made by gen-certs.sh."""
+    parser.add_argument("--cert", required=True,
+                        help="the certificate chain to serve (PEM, leaf first), e.g. chain.pem")
+    parser.add_argument("--key", required=True, help="the leaf's private key (PEM), e.g. leaf.key")
+
+
+def tls_context(cert, key, protocols, minimum_version=None):
+    """A server-side TLS context serving `cert` (a chain, leaf first) with `key`, offering the ALPN
+    `protocols` in that order; `minimum_version` (an ssl.TLSVersion) when a server must refuse older ones."""
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    if minimum_version is not None:
+        context.minimum_version = minimum_version
+    context.load_cert_chain(cert, key)
+    context.set_alpn_protocols(protocols)
+    return context
+
+
+# --- connections and socket faults ------------------------------------------------------------------------
+
+def prepare_connection(sock, timeout=None):
+    """Sets an accepted connection up: TCP_NODELAY, because a fault is often a few bytes whose timing matters
+    and Nagle's algorithm would hold them until the client's ACK; and a bound of `timeout` seconds on each read
+    and write (None: none), so that a client that vanishes does not pin a thread for ever."""
+    sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+    sock.settimeout(timeout)
 
 
 def ephemeral_listener(backlog):
@@ -150,41 +188,13 @@ def hold_open(sock, seconds):
             continue
 
 
-def serve(server, parsed, log):
-    """Serves `server` until SIGTERM/SIGINT, keeping `parsed.pid_file` while it runs."""
-    if parsed.pid_file:
-        with open(parsed.pid_file, "w") as file:
-            file.write("%d\n" % os.getpid())
-
-    def stop(signum, frame):
-        # shutdown() waits for serve_forever() to return, which runs on this very thread: not from here.
-        start_thread(server.shutdown)
-
-    signal.signal(signal.SIGTERM, stop)
-    signal.signal(signal.SIGINT, stop)
-    log("listening on 127.0.0.1:%d" % parsed.port)
-    server.serve_forever(poll_interval=0.2)
-    server.server_close()
-    if parsed.pid_file:
-        try:
-            os.unlink(parsed.pid_file)
-        except OSError:
-            pass
-    log("stopped")
-
+# --- HTTP/1.1 written by hand -----------------------------------------------------------------------------
 
 MAX_HEAD = 64 * 1024
 
 
 class BadRequest(Exception):
     """A request (or a query parameter) a server refuses; its message becomes the body of the 400."""
-
-
-def run(description, handler, log, server_class=ThreadingServer):
-    """The whole main() of a server that needs no set-up of its own: the common arguments, the listener on
-    127.0.0.1, serving until SIGTERM or SIGINT."""
-    parsed = arguments(description)
-    serve(listen(handler, parsed, server_class), parsed, log)
 
 
 def head_bytes(status, headers):
