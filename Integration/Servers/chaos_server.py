@@ -56,48 +56,21 @@ Usage: chaos_server.py [--host 127.0.0.1] --port PORT [--pid-file FILE] [--cache
 It listens on 127.0.0.1 only (any other --host is refused) and exits on SIGTERM or SIGINT.
 """
 
-import os
 import random
 import socket
-import socketserver
-import struct
-import sys
 import time
-from urllib.parse import parse_qs, urlsplit
+from urllib.parse import urlsplit
 
 import compression_server
 import loopback_server
-from loopback_server import head_bytes
+from loopback_server import BadRequest, Query, head_bytes, plain_response
 
-MAX_HEAD = 64 * 1024
 MAX_TRICKLE = 3600
 HOLD_LIMIT = 120.0
 CHUNK = 1000
 
 
-def log(message):
-    sys.stderr.write("%s chaos_server: %s\n" % (time.strftime("%Y-%m-%d %H:%M:%S"), message))
-    sys.stderr.flush()
-
-
-class BadRequest(Exception):
-    pass
-
-
-def read_head(sock):
-    """(method, target, headers, bytes read past the head) of one request, or None when the client closed
-    before sending a whole head. Reads nothing of the body beyond what came with the head."""
-    data = b""
-    while b"\r\n\r\n" not in data:
-        chunk = sock.recv(65536)
-        if not chunk:
-            return None
-        data += chunk
-        if len(data) > MAX_HEAD:
-            raise BadRequest("request head too large")
-    head, _, rest = data.partition(b"\r\n\r\n")
-    method, target, _version, headers = loopback_server.parse_request_head(head, BadRequest)
-    return method, target, headers, rest
+log = loopback_server.logger("chaos_server")
 
 
 def drain_body(sock, headers, already):
@@ -106,61 +79,7 @@ def drain_body(sock, headers, already):
         remaining = int(headers.get("content-length", "0") or "0") - len(already)
     except ValueError:
         raise BadRequest("bad Content-Length")
-    while remaining > 0:
-        chunk = sock.recv(min(remaining, 65536))
-        if not chunk:
-            return
-        remaining -= len(chunk)
-
-
-class Query:
-    def __init__(self, text):
-        self.values = parse_qs(text)
-
-    def integer(self, name, default, low, high):
-        values = self.values.get(name)
-        if not values:
-            return default
-        try:
-            value = int(values[0])
-        except ValueError:
-            raise BadRequest("%s must be an integer" % name)
-        if not low <= value <= high:
-            raise BadRequest("%s must be in %d...%d" % (name, low, high))
-        return value
-
-    def choice(self, name, default, allowed):
-        value = (self.values.get(name) or [default])[0]
-        if value not in allowed:
-            raise BadRequest("%s must be one of %s" % (name, ", ".join(allowed)))
-        return value
-
-
-def simple_response(status, body):
-    return head_bytes(status, [
-        ("Content-Type", "text/plain"),
-        ("Content-Length", str(len(body))),
-        ("Connection", "close"),
-    ]) + body
-
-
-def reset(sock):
-    # l_onoff 1, l_linger 0: close() aborts the connection with an RST instead of a FIN.
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
-    sock.close()
-
-
-def hold(sock, seconds):
-    """Keeps the connection open, reading and dropping whatever comes, until the client closes or `seconds`
-    pass."""
-    sock.settimeout(1.0)
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        try:
-            if not sock.recv(65536):
-                return
-        except socket.timeout:
-            continue
+    loopback_server.discard_body(sock, remaining)
 
 
 def chunked_head():
@@ -176,7 +95,7 @@ ROUTES, route = loopback_server.route_table()
 
 @route("/health")
 def health(sock, method, query_text):
-    sock.sendall(simple_response("200 OK", b"ok\n"))
+    sock.sendall(plain_response("200 OK", b"ok\n"))
 
 
 @route("/compressed")
@@ -187,7 +106,7 @@ def compressed(sock, method, query_text, path=None):
     try:
         compression_server.ROUTES[path](sock, method, query_text, False)
     except compression_server.HTTPError as error:
-        sock.sendall(simple_response(error.status, ("%s\n" % error).encode()))
+        sock.sendall(plain_response(error.status, ("%s\n" % error).encode()))
 
 
 @route("/chunked")
@@ -228,7 +147,7 @@ def chunk_lie(sock, method, query_text):
     keep = query.integer("hold", 0, 0, 1)
     sock.sendall(chunked_head() + LIES[lie] + b"\r\n" + b"a" * 100 + b"\r\n0\r\n\r\n")
     if keep:
-        hold(sock, HOLD_LIMIT)
+        loopback_server.hold_open(sock, HOLD_LIMIT)
 
 
 @route("/close-after-head")
@@ -245,7 +164,7 @@ def close_after_head(sock, method, query_text):
     else:
         sock.sendall(chunked_head())
     if abort:
-        reset(sock)
+        loopback_server.close_with_reset(sock)
 
 
 @route("/trickle")
@@ -280,7 +199,7 @@ def no_read(sock, method, query_text):
     answer = query.choice("answer", "none", ("none", "413"))
     hold_ms = query.integer("hold_ms", 60_000, 0, int(HOLD_LIMIT * 1000))
     if answer == "413":
-        sock.sendall(simple_response("413 Payload Too Large", b"too large\n"))
+        sock.sendall(plain_response("413 Payload Too Large", b"too large\n"))
         # close() with unread bytes in the receive queue: the kernel answers with an RST (RFC 2525, 2.17).
         sock.close()
         return
@@ -302,52 +221,28 @@ READS_BODY = {"/no-read": False}
 
 
 def not_found(sock, method, query_text):
-    listing = "".join("%s\n" % path for path in sorted(ROUTES)).encode()
-    sock.sendall(simple_response("404 Not Found", b"no such route; routes:\n" + listing))
+    sock.sendall(plain_response("404 Not Found", loopback_server.unknown_route_text(ROUTES)))
 
 
-class Handler(socketserver.BaseRequestHandler):
-    def handle(self):
-        sock = self.request
-        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-        sock.settimeout(HOLD_LIMIT)
-        try:
-            request = read_head(sock)
-            if request is None:
-                return
-            method, target, headers, rest = request
-            parts = urlsplit(target)
-            if READS_BODY.get(parts.path, True):
-                drain_body(sock, headers, rest)
-            handler = ROUTES.get(parts.path, not_found)
-            if handler is compressed:
-                compressed(sock, method, parts.query, parts.path)
-            else:
-                handler(sock, method, parts.query)
-        except BadRequest as error:
-            try:
-                sock.sendall(simple_response("400 Bad Request", ("%s\n" % error).encode()))
-            except OSError:
-                pass
-        except OSError:
-            pass  # The client went away mid-fault: that is its right.
+class Handler(loopback_server.OneRequestHandler):
+    timeout = HOLD_LIMIT
 
-
-class Server(socketserver.ThreadingTCPServer):
-    allow_reuse_address = True
-    daemon_threads = True
-    request_queue_size = 256
+    def answer(self, sock, method, target, headers, rest):
+        parts = urlsplit(target)
+        if READS_BODY.get(parts.path, True):
+            drain_body(sock, headers, rest)
+        handler = ROUTES.get(parts.path, not_found)
+        if handler is compressed:
+            compressed(sock, method, parts.query, parts.path)
+        else:
+            handler(sock, method, parts.query)
 
 
 def main():
-    def more(parser):
-        parser.add_argument("--cache-dir", default=None,
-                            help="the compression server's cache (default $COURIER_STATE_DIR/compressed)")
-
-    parsed = loopback_server.arguments("Courier's chaos server (see the module docstring).", more)
-    compression_server.CACHE_DIR = os.path.abspath(parsed.cache_dir or compression_server.default_cache_dir())
-    os.makedirs(compression_server.CACHE_DIR, exist_ok=True)
-    loopback_server.serve(Server(("127.0.0.1", parsed.port), Handler), parsed, log)
+    parsed = loopback_server.arguments("Courier's chaos server (see the module docstring).",
+                                       compression_server.cache_dir_argument)
+    compression_server.open_cache(parsed.cache_dir)
+    loopback_server.serve(loopback_server.listen(Handler, parsed), parsed, log)
 
 
 if __name__ == "__main__":

@@ -101,8 +101,6 @@ import random
 import re
 import socket
 import socketserver
-import struct
-import sys
 import tempfile
 import threading
 import time
@@ -125,14 +123,12 @@ MAX_BOMB_SIZE = 16 << 30
 MAX_RATIO = 10_000
 MAX_STACK = 4
 DEFAULT_TRUNCATE_BYTES = 16
-CACHE_DIR = None  # set by main()
+CACHE_DIR = None  # set by open_cache()
 
 ENCODINGS = ("gzip", "deflate", "deflate-raw", "br", "zstd", "identity")
 
 
-def log(message):
-    sys.stderr.write("%s compression_server: %s\n" % (time.strftime("%Y-%m-%d %H:%M:%S"), message))
-    sys.stderr.flush()
+log = loopback_server.logger("compression_server")
 
 
 class HTTPError(Exception):
@@ -465,12 +461,6 @@ def send_simple(sock, method, status, body, keep_alive, content_type="text/plain
     sock.sendall(head_bytes(status, headers) + (b"" if method == "HEAD" else body))
 
 
-def reset(sock):
-    # l_onoff 1, l_linger 0: close() aborts the connection with an RST.
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
-    sock.close()
-
-
 class Query:
     def __init__(self, text, allowed):
         self.values = parse_qs(text, keep_blank_values=True)
@@ -580,7 +570,7 @@ def send_body(sock, method, sending, meta, name, encodings, generated, keep_aliv
     if method == "HEAD":
         return keep_alive
     if reset_at == 0:
-        reset(sock)
+        loopback_server.close_with_reset(sock)
         return False
 
     chunked = sending.framing == "chunked"
@@ -611,7 +601,7 @@ def send_body(sock, method, sending, meta, name, encodings, generated, keep_aliv
                 sock.sendall(data[:cut])
             offset += cut
     if reset_at >= 0:
-        reset(sock)
+        loopback_server.close_with_reset(sock)
         return False
     if chunked:
         sock.sendall(b"0\r\n\r\n")
@@ -657,16 +647,14 @@ def bomb(sock, method, query_text, keep_alive):
 
 
 def not_found(sock, method, query_text, keep_alive):
-    listing = "".join("%s\n" % path for path in sorted(ROUTES)).encode()
-    send_simple(sock, method, "404 Not Found", b"no such route; routes:\n" + listing, keep_alive)
+    send_simple(sock, method, "404 Not Found", loopback_server.unknown_route_text(ROUTES), keep_alive)
     return keep_alive
 
 
 class Handler(socketserver.BaseRequestHandler):
     def handle(self):
         sock = self.request
-        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-        sock.settimeout(IDLE_TIMEOUT)
+        loopback_server.prepare_connection(sock, IDLE_TIMEOUT)
         connection = Connection(sock)
         keep_alive = True
         try:
@@ -701,12 +689,6 @@ class Handler(socketserver.BaseRequestHandler):
                 pass
 
 
-class Server(socketserver.ThreadingTCPServer):
-    allow_reuse_address = True
-    daemon_threads = True
-    request_queue_size = 256
-
-
 def default_cache_dir():
     state = os.environ.get("COURIER_STATE_DIR")
     if state:
@@ -714,19 +696,26 @@ def default_cache_dir():
     return os.path.join(tempfile.gettempdir(), "courier-compressed-%d" % os.getuid())
 
 
-def main():
+def cache_dir_argument(parser):
+    """--cache-dir, of this server and of the chaos server, which serves the same bodies from the same cache."""
+    parser.add_argument("--cache-dir", default=None,
+                        help="where generated bodies are kept (default $COURIER_STATE_DIR/compressed)")
+
+
+def open_cache(path):
+    """Makes `path` (--cache-dir; None for the default) the cache of generated bodies, creating it if needed."""
     global CACHE_DIR
-
-    def more(parser):
-        parser.add_argument("--cache-dir", default=None,
-                            help="where generated bodies are kept (default $COURIER_STATE_DIR/compressed)")
-
-    parsed = loopback_server.arguments("Courier's compression server (see the module docstring).", more)
-    CACHE_DIR = os.path.abspath(parsed.cache_dir or default_cache_dir())
+    CACHE_DIR = os.path.abspath(path or default_cache_dir())
     os.makedirs(CACHE_DIR, exist_ok=True)
+
+
+def main():
+    parsed = loopback_server.arguments("Courier's compression server (see the module docstring).",
+                                       cache_dir_argument)
+    open_cache(parsed.cache_dir)
     remove_stale_temporaries()
     log("cache in %s" % CACHE_DIR)
-    loopback_server.serve(Server(("127.0.0.1", parsed.port), Handler), parsed, log)
+    loopback_server.serve(loopback_server.listen(Handler, parsed), parsed, log)
 
 
 if __name__ == "__main__":

@@ -31,67 +31,13 @@ It listens on 127.0.0.1 only (any other --host is refused) and exits on SIGTERM 
 """
 
 import loopback_server
-from loopback_server import head_bytes
+from loopback_server import head_bytes, plain_response
 import socket
-import socketserver
-import struct
-import sys
 import time
-from urllib.parse import parse_qs, urlsplit
-
-MAX_HEAD = 64 * 1024
+from urllib.parse import urlsplit
 
 
-def log(message):
-    sys.stderr.write("%s fault_server: %s\n" % (time.strftime("%Y-%m-%d %H:%M:%S"), message))
-    sys.stderr.flush()
-
-
-class BadRequest(Exception):
-    pass
-
-
-def read_request(sock):
-    """Reads one request head (and a Content-Length body, discarded). Returns (method, target, headers)
-    or None when the client closed before sending a full head."""
-    data = b""
-    while b"\r\n\r\n" not in data:
-        chunk = sock.recv(65536)
-        if not chunk:
-            return None
-        data += chunk
-        if len(data) > MAX_HEAD:
-            raise BadRequest("request head too large")
-    head, _, rest = data.partition(b"\r\n\r\n")
-    method, target, _version, headers = loopback_server.parse_request_head(head, BadRequest)
-    remaining = int(headers.get("content-length", "0") or "0") - len(rest)
-    while remaining > 0:
-        chunk = sock.recv(min(remaining, 65536))
-        if not chunk:
-            break
-        remaining -= len(chunk)
-    return method, target, headers
-
-
-def query_int(query, name, default, low, high):
-    values = query.get(name)
-    if not values:
-        return default
-    try:
-        value = int(values[0])
-    except ValueError:
-        raise BadRequest("%s must be an integer" % name)
-    if not low <= value <= high:
-        raise BadRequest("%s must be in %d...%d" % (name, low, high))
-    return value
-
-
-def simple_response(status, body, content_type="text/plain"):
-    return head_bytes(status, [
-        ("Content-Type", content_type),
-        ("Content-Length", str(len(body))),
-        ("Connection", "close"),
-    ]) + body
+log = loopback_server.logger("fault_server")
 
 
 ROUTES, route = loopback_server.route_table()
@@ -99,13 +45,13 @@ ROUTES, route = loopback_server.route_table()
 
 @route("/health")
 def health(sock, query):
-    sock.sendall(simple_response("200 OK", b"ok\n"))
+    sock.sendall(plain_response("200 OK", b"ok\n"))
 
 
 @route("/truncated")
 def truncated(sock, query):
-    length = query_int(query, "length", 1000, 1, 1 << 30)
-    sent = query_int(query, "sent", 100, 0, length - 1)
+    length = query.integer("length", 1000, 1, 1 << 30)
+    sent = query.integer("sent", 100, 0, length - 1)
     sock.sendall(head_bytes("200 OK", [
         ("Content-Type", "application/octet-stream"),
         ("Content-Length", str(length)),
@@ -116,10 +62,7 @@ def truncated(sock, query):
 
 @route("/reset")
 def reset(sock, query):
-    # l_onoff 1, l_linger 0: close() aborts the connection with an RST. Close here, before socketserver's
-    # shutdown(SHUT_WR) would send a FIN first.
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
-    sock.close()
+    loopback_server.close_with_reset(sock)
 
 
 @route("/never")
@@ -139,7 +82,7 @@ def malformed_status(sock, query):
 
 @route("/huge-header")
 def huge_header(sock, query):
-    kib = query_int(query, "kib", 200, 1, 64 * 1024)
+    kib = query.integer("kib", 200, 1, 64 * 1024)
     body = b"ok\n"
     sock.sendall(head_bytes("200 OK", [
         ("Content-Type", "text/plain"),
@@ -151,8 +94,8 @@ def huge_header(sock, query):
 
 @route("/drip")
 def drip(sock, query):
-    count = query_int(query, "bytes", 10, 0, 1 << 30)
-    interval = query_int(query, "interval_ms", 100, 0, 3_600_000) / 1000.0
+    count = query.integer("bytes", 10, 0, 1 << 30)
+    interval = query.integer("interval_ms", 100, 0, 3_600_000) / 1000.0
     sock.sendall(head_bytes("200 OK", [
         ("Content-Type", "application/octet-stream"),
         ("Content-Length", str(count)),
@@ -165,9 +108,9 @@ def drip(sock, query):
 
 @route("/slow-headers")
 def slow_headers(sock, query):
-    delay = query_int(query, "delay_ms", 2000, 0, 3_600_000) / 1000.0
+    delay = query.integer("delay_ms", 2000, 0, 3_600_000) / 1000.0
     time.sleep(delay)
-    sock.sendall(simple_response("200 OK", b"ok\n"))
+    sock.sendall(plain_response("200 OK", b"ok\n"))
 
 
 class Blackhole:
@@ -175,9 +118,7 @@ class Blackhole:
     drops every further SYN, so a client's connect hangs until its own timeout."""
 
     def __init__(self):
-        self.listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-        self.listener.bind(("127.0.0.1", 0))
-        self.listener.listen(0)
+        self.listener = loopback_server.ephemeral_listener(0)
         self.port = self.listener.getsockname()[1]
         self.fillers = []
         for _ in range(4):
@@ -198,7 +139,7 @@ def blackhole_port(sock, query):
     global BLACKHOLE
     if BLACKHOLE is None:
         BLACKHOLE = Blackhole()
-    sock.sendall(simple_response("200 OK", b"%d\n" % BLACKHOLE.port))
+    sock.sendall(plain_response("200 OK", b"%d\n" % BLACKHOLE.port))
 
 
 ZSTD_DOCUMENT = b'{"compressed":"zstd","filler":"' + b"courier " * 512 + b'"}'
@@ -209,7 +150,7 @@ def zstd(sock, query):
     try:
         import zstandard
     except ImportError:
-        sock.sendall(simple_response("501 Not Implemented", b"zstandard is not installed\n"))
+        sock.sendall(plain_response("501 Not Implemented", b"zstandard is not installed\n"))
         return
     body = zstandard.ZstdCompressor().compress(ZSTD_DOCUMENT)
     sock.sendall(head_bytes("200 OK", [
@@ -221,40 +162,20 @@ def zstd(sock, query):
 
 
 def not_found(sock, query):
-    listing = "".join("%s\n" % path for path in sorted(ROUTES)).encode()
-    sock.sendall(simple_response("404 Not Found", b"no such fault; routes:\n" + listing))
+    sock.sendall(plain_response("404 Not Found", loopback_server.unknown_route_text(ROUTES, "fault")))
 
 
-class Handler(socketserver.BaseRequestHandler):
-    def handle(self):
-        sock = self.request
-        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-        try:
-            request = read_request(sock)
-            if request is None:
-                return
-            method, target, _headers = request
-            parts = urlsplit(target)
-            query = parse_qs(parts.query)
-            ROUTES.get(parts.path, not_found)(sock, query)
-        except BadRequest as error:
-            try:
-                sock.sendall(simple_response("400 Bad Request", ("%s\n" % error).encode()))
-            except OSError:
-                pass
-        except OSError:
-            pass  # The client went away mid-fault: that is its right.
-
-
-class Server(socketserver.ThreadingTCPServer):
-    allow_reuse_address = True
-    daemon_threads = True
-    request_queue_size = 256
+class Handler(loopback_server.OneRequestHandler):
+    def answer(self, sock, method, target, headers, rest):
+        # Every fault comes after the whole request. A Content-Length that is not a number raises ValueError,
+        # which drops the connection without an answer (socketserver logs it): kept as it always was.
+        loopback_server.discard_body(sock, int(headers.get("content-length", "0") or "0") - len(rest))
+        parts = urlsplit(target)
+        ROUTES.get(parts.path, not_found)(sock, loopback_server.Query(parts.query))
 
 
 def main():
-    parsed = loopback_server.arguments("Courier's fault server (see the module docstring).")
-    loopback_server.serve(Server(("127.0.0.1", parsed.port), Handler), parsed, log)
+    loopback_server.run("Courier's fault server (see the module docstring).", Handler, log)
 
 
 if __name__ == "__main__":

@@ -18,9 +18,6 @@ It listens on 127.0.0.1 only (any other --host is refused) and exits on SIGTERM 
 
 import loopback_server
 import http.client
-import http.server
-import sys
-import time
 from urllib.parse import urlsplit
 
 VIA = "1.1 courier-test-proxy"
@@ -32,18 +29,12 @@ HOP_BY_HOP = {
 CHUNK = 64 * 1024
 
 
-def log(message):
-    sys.stderr.write("%s proxy_server: %s\n" % (time.strftime("%Y-%m-%d %H:%M:%S"), message))
-    sys.stderr.flush()
+log = loopback_server.logger("proxy_server")
 
 
-class ProxyHandler(http.server.BaseHTTPRequestHandler):
-    protocol_version = "HTTP/1.1"
+class ProxyHandler(loopback_server.HTTPRequestHandler):
     server_version = "courier-test-proxy"
-    sys_version = ""
-
-    def log_message(self, format, *args):
-        log("%s %s" % (self.address_string(), format % args))
+    log = staticmethod(log)
 
     def answer(self, status, text):
         if status >= 400:
@@ -176,15 +167,9 @@ class ProxyHandler(http.server.BaseHTTPRequestHandler):
     do_GET = do_POST = do_PUT = do_PATCH = do_DELETE = do_HEAD = do_OPTIONS = forward
 
 
-class Server(http.server.ThreadingHTTPServer):
-    allow_reuse_address = True
-    daemon_threads = True
-    request_queue_size = 256
-
-
 def main():
-    parsed = loopback_server.arguments("Courier's test forward proxy (see the module docstring).")
-    loopback_server.serve(Server(("127.0.0.1", parsed.port), ProxyHandler), parsed, log)
+    loopback_server.run("Courier's test forward proxy (see the module docstring).", ProxyHandler, log,
+                        loopback_server.ThreadingHTTPServer)
 
 
 if __name__ == "__main__":

@@ -45,15 +45,12 @@ Usage: tls_chaos_server.py --port PORT --cert CHAIN.pem --key KEY.pem [--pid-fil
 It listens on 127.0.0.1 only and exits on SIGTERM or SIGINT.
 """
 
-import socket
 import socketserver
 import ssl
 import struct
-import sys
 import threading
-import time
 from collections import deque
-from urllib.parse import parse_qs, urlsplit
+from urllib.parse import urlsplit
 
 import h2.config
 import h2.connection
@@ -63,42 +60,18 @@ from h2.errors import ErrorCodes
 from hyperframe.frame import GoAwayFrame
 
 import loopback_server
+from loopback_server import BadRequest
 
 MAX_DATA = 64 << 20
 IDLE_TIMEOUT = 120.0
 HOLD_LIMIT = 120.0
 
 
-def log(message):
-    sys.stderr.write("%s tls_chaos_server: %s\n" % (time.strftime("%Y-%m-%d %H:%M:%S"), message))
-    sys.stderr.flush()
+log = loopback_server.logger("tls_chaos_server")
 
 
-class BadRequest(Exception):
-    pass
-
-
-class Query:
-    def __init__(self, text):
-        self.values = parse_qs(text)
-
-    def integer(self, name, default, low, high):
-        values = self.values.get(name)
-        if not values:
-            return default
-        try:
-            value = int(values[0])
-        except ValueError:
-            raise BadRequest("%s must be an integer" % name)
-        if not low <= value <= high:
-            raise BadRequest("%s must be in %d...%d" % (name, low, high))
-        return value
-
-    def choice(self, name, default, allowed):
-        value = (self.values.get(name) or [default])[0]
-        if value not in allowed:
-            raise BadRequest("%s must be one of %s" % (name, ", ".join(allowed)))
-        return value
+class Query(loopback_server.Query):
+    """loopback_server's checked parameters, and an HTTP/2 error code by its name (RFC 9113 section 7)."""
 
     def error_code(self, name, default):
         return ErrorCodes[self.choice(name, default, tuple(ErrorCodes.__members__))]
@@ -184,10 +157,7 @@ class Exchange:
             self.tls.settimeout(1.0)
             self.tls.unwrap().close()
         except (OSError, ValueError):
-            try:
-                self.tls.close()
-            except OSError:
-                pass
+            loopback_server.close_quietly(self.tls)
         self.closed = True
 
 
@@ -222,14 +192,21 @@ def data(exchange, stream_id, query):
         exchange.send_body(stream_id, body, True)
 
 
-@route("/rst")
-def rst(exchange, stream_id, query):
-    code = query.error_code("code", "INTERNAL_ERROR")
+def answer_until_fault(exchange, stream_id, query):
+    """What /rst and /goaway send before their fault: the head announcing the whole body and its first `after`
+    bytes, the stream left open (nothing at all when after is -1). Returns (body, after) for the rest."""
     body = body_bytes(query, 65536)
     after = query.integer("after", 1000, -1, len(body))
     if after >= 0:
         exchange.send_head(stream_id, 200, octet_head(len(body)))
         exchange.send_body(stream_id, body[:after], False)
+    return body, after
+
+
+@route("/rst")
+def rst(exchange, stream_id, query):
+    code = query.error_code("code", "INTERNAL_ERROR")
+    answer_until_fault(exchange, stream_id, query)
     exchange.conn.reset_stream(stream_id, error_code=code)
     exchange.flush()
 
@@ -238,11 +215,7 @@ def rst(exchange, stream_id, query):
 def goaway(exchange, stream_id, query):
     last = query.choice("last", "below", ("below", "stream"))
     code = query.error_code("code", "NO_ERROR")
-    body = body_bytes(query, 65536)
-    after = query.integer("after", 1000, -1, len(body))
-    if after >= 0:
-        exchange.send_head(stream_id, 200, octet_head(len(body)))
-        exchange.send_body(stream_id, body[:after], False)
+    body, after = answer_until_fault(exchange, stream_id, query)
     if last == "below":
         # Client streams are odd: the one before this is stream_id - 2 (0 for the first).
         exchange.send_goaway(max(0, stream_id - 2), code)
@@ -264,7 +237,7 @@ def handshake_fault(exchange, stream_id, query):
 
 
 def not_found(exchange, stream_id, query):
-    listing = ("no such route; routes:\n" + "".join("%s\n" % path for path in sorted(ROUTES))).encode()
+    listing = loopback_server.unknown_route_text(ROUTES)
     exchange.send_head(stream_id, 404, [("content-type", "text/plain"), ("content-length", str(len(listing)))])
     exchange.send_body(stream_id, listing, True)
 
@@ -294,17 +267,6 @@ def read_client_hello(sock):
     return data
 
 
-def hold(sock):
-    sock.settimeout(1.0)
-    deadline = time.monotonic() + HOLD_LIMIT
-    while time.monotonic() < deadline:
-        try:
-            if not sock.recv(65536):
-                return
-        except socket.timeout:
-            continue
-
-
 def alert_fault(description):
     def run(listener, sock):
         tls = listener.alert_contexts[description].wrap_socket(sock, server_side=True, do_handshake_on_connect=False)
@@ -324,8 +286,7 @@ def close_after_hello(listener, sock):
 
 def reset_after_hello(listener, sock):
     read_client_hello(sock)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
-    sock.close()
+    loopback_server.close_with_reset(sock)
 
 
 def partial_server_hello(listener, sock):
@@ -347,7 +308,7 @@ def partial_server_hello(listener, sock):
 
 def stall_after_hello(listener, sock):
     read_client_hello(sock)
-    hold(sock)
+    loopback_server.hold_open(sock, HOLD_LIMIT)
     sock.close()
 
 
@@ -378,27 +339,24 @@ class HandshakeFaultListener:
 
     def __init__(self, fault):
         self.run = HANDSHAKE_FAULTS[fault]
-        self.context = server_context(self.CERT, self.KEY, ["h2", "http/1.1"])
+        self.context = loopback_server.tls_context(self.CERT, self.KEY, ["h2", "http/1.1"])
         self.alert_contexts = {}
         for description in (ssl.ALERT_DESCRIPTION_HANDSHAKE_FAILURE, ssl.ALERT_DESCRIPTION_INTERNAL_ERROR):
-            context = server_context(self.CERT, self.KEY, ["h2", "http/1.1"])
+            context = loopback_server.tls_context(self.CERT, self.KEY, ["h2", "http/1.1"])
             # OpenSSL calls the server-name callback for every ClientHello (with None when it names no
             # server); returning an alert description aborts the handshake with that fatal alert.
             context.sni_callback = lambda tls, name, ctx, description=description: description
             self.alert_contexts[description] = context
-        self.listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-        self.listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        self.listener.bind(("127.0.0.1", 0))
-        self.listener.listen(64)
+        self.listener = loopback_server.ephemeral_listener(64)
         self.port = self.listener.getsockname()[1]
         log("handshake fault %s on 127.0.0.1:%d" % (fault, self.port))
-        threading.Thread(target=self.accept_loop, daemon=True).start()
+        loopback_server.start_thread(self.accept_loop)
 
     def accept_loop(self):
         while True:
             sock, _ = self.listener.accept()
             sock.settimeout(10.0)
-            threading.Thread(target=self.serve, args=(sock,), daemon=True).start()
+            loopback_server.start_thread(self.serve, sock)
 
     def serve(self, sock):
         try:
@@ -406,36 +364,23 @@ class HandshakeFaultListener:
         except OSError:
             pass
         finally:
-            try:
-                sock.close()
-            except OSError:
-                pass
+            loopback_server.close_quietly(sock)
 
 
 # --- the HTTP/2 listener --------------------------------------------------------------------------------------
 
-def server_context(cert, key, protocols):
-    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
-    context.load_cert_chain(cert, key)
-    context.set_alpn_protocols(protocols)
-    return context
-
-
 class Handler(socketserver.BaseRequestHandler):
     def handle(self):
         raw = self.request
-        raw.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-        raw.settimeout(IDLE_TIMEOUT)
+        loopback_server.prepare_connection(raw, IDLE_TIMEOUT)
         try:
             tls = self.server.context.wrap_socket(raw, server_side=True)
         except (ssl.SSLError, OSError):
             return  # A client that gave up on the handshake (or refused our certificate).
         try:
             if tls.selected_alpn_protocol() != "h2":
-                body = b"this server speaks HTTP/2 only (ALPN h2)\n"
-                tls.sendall(loopback_server.head_bytes("505 HTTP Version Not Supported", [
-                    ("Content-Type", "text/plain"), ("Content-Length", str(len(body))), ("Connection", "close"),
-                ]) + body)
+                tls.sendall(loopback_server.plain_response("505 HTTP Version Not Supported",
+                                                           b"this server speaks HTTP/2 only (ALPN h2)\n"))
                 return
             exchange = Exchange(tls)
             exchange.conn.initiate_connection()
@@ -448,27 +393,15 @@ class Handler(socketserver.BaseRequestHandler):
         except (OSError, h2.exceptions.ProtocolError, ssl.SSLError):
             pass  # The client went away or broke the protocol: the connection is over.
         finally:
-            try:
-                tls.close()
-            except OSError:
-                pass
-
-
-class Server(socketserver.ThreadingTCPServer):
-    allow_reuse_address = True
-    daemon_threads = True
-    request_queue_size = 256
+            loopback_server.close_quietly(tls)
 
 
 def main():
-    def more(parser):
-        parser.add_argument("--cert", required=True, help="the certificate chain (PEM), e.g. chain.pem")
-        parser.add_argument("--key", required=True, help="its private key (PEM), e.g. leaf.key")
-
-    parsed = loopback_server.arguments("Courier's TLS chaos server (see the module docstring).", more)
+    parsed = loopback_server.arguments("Courier's TLS chaos server (see the module docstring).",
+                                       loopback_server.tls_arguments)
     HandshakeFaultListener.CERT, HandshakeFaultListener.KEY = parsed.cert, parsed.key
-    server = Server(("127.0.0.1", parsed.port), Handler)
-    server.context = server_context(parsed.cert, parsed.key, ["h2", "http/1.1"])
+    server = loopback_server.listen(Handler, parsed)
+    server.context = loopback_server.tls_context(parsed.cert, parsed.key, ["h2", "http/1.1"])
     loopback_server.serve(server, parsed, log)
 
 

@@ -24,17 +24,13 @@ import loopback_server
 import socket
 import socketserver
 import ssl
-import sys
 import threading
-import time
 
 MAX_HEAD = 64 * 1024
 RECORDS_KEPT = 1000
 
 
-def log(message):
-    sys.stderr.write("%s tls_recorder: %s\n" % (time.strftime("%Y-%m-%d %H:%M:%S"), message))
-    sys.stderr.flush()
+log = loopback_server.logger("tls_recorder")
 
 
 class Records:
@@ -96,8 +92,7 @@ class Handler(socketserver.BaseRequestHandler):
                 body = b"recorded\n"
                 content_type = "text/plain"
             if data:
-                tls.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: %s\r\nContent-Length: %d\r\nConnection: close\r\n\r\n%s"
-                            % (content_type.encode(), len(body), body))
+                tls.sendall(loopback_server.plain_response("200 OK", body, content_type))
             # Whatever else the client sends (a body, a second request) is counted too, until it closes.
             while True:
                 chunk = tls.recv(65536)
@@ -108,34 +103,23 @@ class Handler(socketserver.BaseRequestHandler):
             record["error"] = getattr(error, "reason", None) or str(error)
         finally:
             server.records.add(record)
-            try:
-                tls.close()
-            except OSError:
-                pass
+            loopback_server.close_quietly(tls)
 
 
-class Server(socketserver.ThreadingTCPServer):
-    allow_reuse_address = True
-    daemon_threads = True
+class Server(loopback_server.ThreadingServer):
     request_queue_size = 64
 
-    def __init__(self, address, context):
-        super().__init__(address, Handler)
-        self.context = context
+    def __init__(self, address, handler):
+        super().__init__(address, handler)
         self.records = Records()
 
 
 def main():
-    def more(parser):
-        parser.add_argument("--cert", required=True, help="the certificate chain to serve (PEM, leaf first)")
-        parser.add_argument("--key", required=True, help="the leaf's private key (PEM)")
-
-    parsed = loopback_server.arguments("Courier's TLS recorder (see the module docstring).", more)
-    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
-    context.minimum_version = ssl.TLSVersion.TLSv1_2
-    context.load_cert_chain(parsed.cert, parsed.key)
-    context.set_alpn_protocols(["http/1.1"])
-    loopback_server.serve(Server(("127.0.0.1", parsed.port), context), parsed, log)
+    parsed = loopback_server.arguments("Courier's TLS recorder (see the module docstring).",
+                                       loopback_server.tls_arguments)
+    server = loopback_server.listen(Handler, parsed, Server)
+    server.context = loopback_server.tls_context(parsed.cert, parsed.key, ["http/1.1"], ssl.TLSVersion.TLSv1_2)
+    loopback_server.serve(server, parsed, log)
 
 
 if __name__ == "__main__":

@@ -23,19 +23,14 @@ It listens on 127.0.0.1 only (any other --host is refused) and exits on SIGTERM 
 """
 
 import hashlib
-import http.server
 import json
 import loopback_server
-import sys
-import time
 
 READ_SIZE = 1024 * 1024
 MAX_LINE = 64 * 1024
 
 
-def log(message):
-    sys.stderr.write("%s upload_sink: %s\n" % (time.strftime("%Y-%m-%d %H:%M:%S"), message))
-    sys.stderr.flush()
+log = loopback_server.logger("upload_sink")
 
 
 class BadBody(Exception):
@@ -54,13 +49,9 @@ class Digest:
         self.hash.update(view)
 
 
-class SinkHandler(http.server.BaseHTTPRequestHandler):
-    protocol_version = "HTTP/1.1"
+class SinkHandler(loopback_server.HTTPRequestHandler):
     server_version = "courier-upload-sink"
-    sys_version = ""
-
-    def log_message(self, format, *args):
-        log("%s %s" % (self.address_string(), format % args))
+    log = staticmethod(log)
 
     def log_request(self, code="-", size="-"):
         pass  # one line per upload is noise; errors still go to log_error
@@ -165,15 +156,9 @@ class SinkHandler(http.server.BaseHTTPRequestHandler):
     do_HEAD = do_DELETE = do_PATCH = do_OPTIONS = not_allowed
 
 
-class Server(http.server.ThreadingHTTPServer):
-    allow_reuse_address = True
-    daemon_threads = True
-    request_queue_size = 256
-
-
 def main():
-    parsed = loopback_server.arguments("Courier's upload sink (see the module docstring).")
-    loopback_server.serve(Server(("127.0.0.1", parsed.port), SinkHandler), parsed, log)
+    loopback_server.run("Courier's upload sink (see the module docstring).", SinkHandler, log,
+                        loopback_server.ThreadingHTTPServer)
 
 
 if __name__ == "__main__":
