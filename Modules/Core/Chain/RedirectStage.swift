@@ -29,6 +29,7 @@ struct RedirectStage: Interceptor {
         var request = request
         var body = body
         var history: [RedirectHop] = []
+        let policy = context.options.redirectPolicy ?? self.policy
         while true {
             var response = try await next(request, body: body, context: context)
             let code = response.head.status.code

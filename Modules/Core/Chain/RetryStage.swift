@@ -14,6 +14,7 @@ struct RetryStage: Interceptor {
         context: RequestContext,
         next: InterceptorNext
     ) async throws -> Response {
+        guard context.options.retries else { return try await next(request, body: body, context: context) }
         var number = 0
         while true {
             number += 1
@@ -36,6 +37,8 @@ struct RetryStage: Interceptor {
             guard case .retry(let delay) = decision, body?.iterationBehavior != .single else {
                 return try outcome.get()
             }
+            // A retry that would start after the call's deadline could only time out: keep this outcome.
+            if let deadline = context.deadline, ContinuousClock.now + delay >= deadline { return try outcome.get() }
             if case .success(let response) = outcome {
                 await response.body.drain(upTo: Self.drainLimit)
             }

@@ -5,12 +5,13 @@ extension Session {
     /// Sends `request` through the chain and returns once the response head is known; the body
     /// streams and is yours to read (or drop). Runs in the caller's Swift task: cancelling it
     /// cancels the transfer. The task behind the call completes when the head arrives.
-    public func send(_ request: HTTPRequest, body: Body? = nil) async throws(CourierError) -> Response {
+    /// `options` change the session's configuration for this call only.
+    public func send(_ request: HTTPRequest, body: Body? = nil, options: RequestOptions = .default) async throws(CourierError) -> Response {
         let task = makeTask(kind: body == nil ? .data : .upload, request: request)
         try start(task, inlineWith: request)
         let outcome = await withTaskCancellationHandler {
             do throws(CourierError) {
-                return Result<Response, CourierError>.success(try await runChain(request, body: body, task: task))
+                return Result<Response, CourierError>.success(try await runChain(request, body: body, task: task, options: options))
             } catch {
                 return .failure(error)
             }
@@ -22,12 +23,13 @@ extension Session {
     }
 
     /// Sends `request` and reads the whole response body (up to
-    /// ``SessionConfiguration/maximumResponseBodySize``). Runs in the caller's Swift task.
-    public func data(for request: HTTPRequest, body: Body? = nil) async throws(CourierError) -> DataResponse {
+    /// ``SessionConfiguration/maximumResponseBodySize``, or the bound in `options`). Runs in the
+    /// caller's Swift task. `options` change the session's configuration for this call only.
+    public func data(for request: HTTPRequest, body: Body? = nil, options: RequestOptions = .default) async throws(CourierError) -> DataResponse {
         let task = makeTask(kind: body == nil ? .data : .upload, request: request)
         try start(task, inlineWith: request)
         let outcome = await withTaskCancellationHandler {
-            await performData(request, body: { body }, task: task)
+            await performData(request, body: { body }, task: task, options: options)
         } onCancel: {
             task.cancel()
         }
@@ -36,23 +38,23 @@ extension Session {
     }
 
     /// A data task for `request`, suspended until `resume()` (or until its response is awaited).
-    public func dataTask(with request: HTTPRequest, body: Body? = nil) -> DataTask {
-        makeDataTask(kind: body == nil ? .data : .upload, request: request) { body }
+    public func dataTask(with request: HTTPRequest, body: Body? = nil, options: RequestOptions = .default) -> DataTask {
+        makeDataTask(kind: body == nil ? .data : .upload, request: request, options: options) { body }
     }
 
     /// An upload task sending `source` as the body of `request`, suspended until `resume()`.
     /// A file is opened when the task starts; a missing one fails the task with a ``FileError``.
-    public func uploadTask(with request: HTTPRequest, from source: UploadSource) -> DataTask {
-        makeDataTask(kind: .upload, request: request) { try source.makeBody() }
+    public func uploadTask(with request: HTTPRequest, from source: UploadSource, options: RequestOptions = .default) -> DataTask {
+        makeDataTask(kind: .upload, request: request, options: options) { try source.makeBody() }
     }
 
     /// A download task writing the body of `request` to a file moved to `destination` at the end,
     /// suspended until `resume()`.
-    public func downloadTask(with request: HTTPRequest, to destination: DownloadDestination) -> DownloadTask {
+    public func downloadTask(with request: HTTPRequest, to destination: DownloadDestination, options: RequestOptions = .default) -> DownloadTask {
         let task = makeTask(kind: .download, request: request)
         let handle = DownloadTask(task: task, session: self)
         install(on: task, resolving: handle.slot, head: \.head) { [self] task in
-            await performDownload(request, destination: destination, task: task)
+            await performDownload(request, destination: destination, task: task, options: options)
         }
         return handle
     }
@@ -70,12 +72,13 @@ extension Session {
     private func makeDataTask(
         kind: SessionTask.Kind,
         request: HTTPRequest,
+        options: RequestOptions,
         body: @escaping @Sendable () throws -> Body?
     ) -> DataTask {
         let task = makeTask(kind: kind, request: request)
         let handle = DataTask(task: task, session: self)
         install(on: task, resolving: handle.slot, head: \.head) { [self] task in
-            await performData(request, body: body, task: task)
+            await performData(request, body: body, task: task, options: options)
         }
         return handle
     }
@@ -103,7 +106,8 @@ extension Session {
     func performData(
         _ request: HTTPRequest,
         body makeBody: () throws -> Body?,
-        task: SessionTask
+        task: SessionTask,
+        options: RequestOptions
     ) async -> Result<DataResponse, CourierError> {
         let body: Body?
         do {
@@ -113,13 +117,13 @@ extension Session {
         }
         let response: Response
         do {
-            response = try await runChain(request, body: body, task: task)
+            response = try await runChain(request, body: body, task: task, options: options)
         } catch {
             return .failure(error)
         }
         let finalRequest = response.request ?? request
         do {
-            let data = try await response.body.collect(upTo: configuration.maximumResponseBodySize)
+            let data = try await response.body.collect(upTo: options.maximumResponseBodySize ?? configuration.maximumResponseBodySize)
             return .success(DataResponse(
                 request: finalRequest, head: response.head, data: data,
                 metrics: task.metrics ?? response.metrics, history: response.history

@@ -6,11 +6,12 @@ extension Session {
     func performDownload(
         _ request: HTTPRequest,
         destination: DownloadDestination,
-        task: SessionTask
+        task: SessionTask,
+        options: RequestOptions
     ) async -> Result<DownloadResponse, CourierError> {
         let response: Response
         do {
-            response = try await runChain(request, body: nil, task: task)
+            response = try await runChain(request, body: nil, task: task, options: options)
         } catch {
             return .failure(error)
         }

@@ -11,41 +11,54 @@ extension Session {
         _ method: HTTPRequest.Method,
         _ path: String,
         parameters: Parameters? = nil,
-        headers: HTTPFields = [:]
+        headers: HTTPFields = [:],
+        options: RequestOptions = .default
     ) throws(CourierError) -> DataTask {
         let request = try makeRequest(method, path, headers: headers)
         let serialized = try serialize(request, parameters: parameters)
         let body = serialized.body
-        return dataTask(with: serialized.request, body: body).resume()
+        return dataTask(with: serialized.request, body: body, options: options).resume()
     }
 
     /// `GET path`, resumed.
-    public func get(_ path: String, parameters: Parameters? = nil, headers: HTTPFields = [:]) throws(CourierError) -> DataTask {
-        try request(.get, path, parameters: parameters, headers: headers)
+    public func get(
+        _ path: String, parameters: Parameters? = nil, headers: HTTPFields = [:], options: RequestOptions = .default
+    ) throws(CourierError) -> DataTask {
+        try request(.get, path, parameters: parameters, headers: headers, options: options)
     }
 
     /// `HEAD path`, resumed.
-    public func head(_ path: String, parameters: Parameters? = nil, headers: HTTPFields = [:]) throws(CourierError) -> DataTask {
-        try request(.head, path, parameters: parameters, headers: headers)
+    public func head(
+        _ path: String, parameters: Parameters? = nil, headers: HTTPFields = [:], options: RequestOptions = .default
+    ) throws(CourierError) -> DataTask {
+        try request(.head, path, parameters: parameters, headers: headers, options: options)
     }
 
     /// `POST path`, resumed.
-    public func post(_ path: String, parameters: Parameters? = nil, headers: HTTPFields = [:]) throws(CourierError) -> DataTask {
-        try request(.post, path, parameters: parameters, headers: headers)
+    public func post(
+        _ path: String, parameters: Parameters? = nil, headers: HTTPFields = [:], options: RequestOptions = .default
+    ) throws(CourierError) -> DataTask {
+        try request(.post, path, parameters: parameters, headers: headers, options: options)
     }
 
     /// `PUT path`, resumed.
-    public func put(_ path: String, parameters: Parameters? = nil, headers: HTTPFields = [:]) throws(CourierError) -> DataTask {
-        try request(.put, path, parameters: parameters, headers: headers)
+    public func put(
+        _ path: String, parameters: Parameters? = nil, headers: HTTPFields = [:], options: RequestOptions = .default
+    ) throws(CourierError) -> DataTask {
+        try request(.put, path, parameters: parameters, headers: headers, options: options)
     }
 
     /// `PATCH path`, resumed.
-    public func patch(_ path: String, parameters: Parameters? = nil, headers: HTTPFields = [:]) throws(CourierError) -> DataTask {
-        try request(.patch, path, parameters: parameters, headers: headers)
+    public func patch(
+        _ path: String, parameters: Parameters? = nil, headers: HTTPFields = [:], options: RequestOptions = .default
+    ) throws(CourierError) -> DataTask {
+        try request(.patch, path, parameters: parameters, headers: headers, options: options)
     }
 
     /// `DELETE path`, resumed.
-    public func delete(_ path: String, parameters: Parameters? = nil, headers: HTTPFields = [:]) throws(CourierError) -> DataTask {
-        try request(.delete, path, parameters: parameters, headers: headers)
+    public func delete(
+        _ path: String, parameters: Parameters? = nil, headers: HTTPFields = [:], options: RequestOptions = .default
+    ) throws(CourierError) -> DataTask {
+        try request(.delete, path, parameters: parameters, headers: headers, options: options)
     }
 }

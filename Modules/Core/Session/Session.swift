@@ -138,15 +138,15 @@ public final class Session: Sendable {
         return task
     }
 
-    func makeContext(for task: SessionTask) -> RequestContext {
-        RequestContext(task: task, timeouts: configuration.timeouts, trustEvaluator: configuration.trustEvaluator)
+    func makeContext(for task: SessionTask, options: RequestOptions) -> RequestContext {
+        RequestContext(task: task, timeouts: configuration.timeouts, trustEvaluator: configuration.trustEvaluator, options: options)
     }
 
     /// Runs the chain for `task`, turning every failure into a `CourierError` and every failure
     /// of a cancelled task into a cancellation.
-    func runChain(_ request: HTTPRequest, body: Body?, task: SessionTask) async throws(CourierError) -> Response {
+    func runChain(_ request: HTTPRequest, body: Body?, task: SessionTask, options: RequestOptions) async throws(CourierError) -> Response {
         do {
-            var response = try await chain.run(request, body: body, context: makeContext(for: task))
+            var response = try await chain.run(request, body: body, context: makeContext(for: task, options: options))
             if response.request == nil { response.request = task.currentRequest }
             return response
         } catch {

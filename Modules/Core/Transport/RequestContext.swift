@@ -11,16 +11,34 @@ public final class RequestContext: Sendable {
     public let task: SessionTask
     /// Running, suspended or cancelled: a transport pauses and aborts by it.
     public var control: TransferControl { task.control }
-    /// Time limits for each exchange.
-    public let timeouts: Timeouts
+    /// Time limits for the next exchange: the call's (its ``RequestOptions/timeouts`` or the
+    /// session's), with the total limit shortened to what is left of the call's deadline. A
+    /// transport reads it when an exchange starts, so a deadline needs nothing more of it.
+    public var timeouts: Timeouts {
+        guard let deadline else { return configuredTimeouts }
+        var timeouts = configuredTimeouts
+        // At least a millisecond: a limit of 0 means none to libcurl.
+        let left = max(.milliseconds(1), deadline - ContinuousClock.now)
+        timeouts.request = timeouts.request.map { min($0, left) } ?? left
+        return timeouts
+    }
     /// Evaluates the TLS server during the handshake; `nil` means the transport's own
     /// verification against the system's trust store.
     public let trustEvaluator: (any ServerTrustEvaluator)?
+    /// The call's options (``RequestOptions/default`` when it gave none): interceptors read its
+    /// ``RequestOptions/tags`` here.
+    public let options: RequestOptions
+    /// When the call's ``RequestOptions/deadline`` passes, if it has one.
+    public let deadline: ContinuousClock.Instant?
 
-    init(task: SessionTask, timeouts: Timeouts, trustEvaluator: (any ServerTrustEvaluator)?) {
+    private let configuredTimeouts: Timeouts
+
+    init(task: SessionTask, timeouts: Timeouts, trustEvaluator: (any ServerTrustEvaluator)?, options: RequestOptions = .default) {
         self.task = task
-        self.timeouts = timeouts
+        self.configuredTimeouts = options.timeouts ?? timeouts
         self.trustEvaluator = trustEvaluator
+        self.options = options
+        self.deadline = options.deadline.map { ContinuousClock.now + $0 }
         task.exchangeBegan()
     }
 
@@ -35,18 +53,20 @@ public final class RequestContext: Sendable {
     ///   - timeouts: The limits a transport applies.
     ///   - trustEvaluator: The TLS evaluator a transport runs; `nil` for the system's verification.
     ///   - listener: Who hears the task's events; nobody by default.
+    ///   - options: The call's options (its deadline counts from now).
     public convenience init(
         request: HTTPRequest,
         kind: SessionTask.Kind = .data,
         timeouts: Timeouts = .default,
         trustEvaluator: (any ServerTrustEvaluator)? = nil,
-        listener: (any EventListener)? = nil
+        listener: (any EventListener)? = nil,
+        options: RequestOptions = .default
     ) {
         let task = SessionTask(
             kind: kind, request: request, sessionID: 0, listener: listener ?? SilentEventListener(),
             callbackQueue: .global(), registry: nil
         )
-        self.init(task: task, timeouts: timeouts, trustEvaluator: trustEvaluator)
+        self.init(task: task, timeouts: timeouts, trustEvaluator: trustEvaluator, options: options)
     }
 
     // The task keeps its listeners while a transport can still report through this context (a streamed
