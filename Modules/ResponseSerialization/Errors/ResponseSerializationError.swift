@@ -87,8 +87,11 @@ public struct ResponseSerializationError: Error, Sendable, CustomStringConvertib
 }
 
 extension ResponseSerializationError: CourierErrorKindProviding {
-    /// ``CourierError/Kind/tooLarge`` for a body past the bound, ``CourierError/Kind/serializationFailed`` otherwise.
+    /// The kind of the ``validationError`` when the response had already failed validation (a 404 whose
+    /// body did not decode either is first an unacceptable status); otherwise ``CourierError/Kind/tooLarge``
+    /// for a body past the bound, ``CourierError/Kind/serializationFailed`` for the rest.
     public var courierErrorKind: CourierError.Kind {
-        reason == .tooLarge ? .tooLarge : .serializationFailed
+        if let validationError { return validationError.courierErrorKind }
+        return reason == .tooLarge ? .tooLarge : .serializationFailed
     }
 }
