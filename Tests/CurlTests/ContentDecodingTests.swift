@@ -79,6 +79,20 @@ struct ContentDecodingTests {
         }
     }
 
+    /// Found by the content-decoding fuzz target in a long run (Tests/Fuzz/Corpus/content-decoding/regression-zstd-declared-size-empty-block):
+    /// a zstd frame declaring 31 bytes of content whose only block is empty failed when it came whole, and
+    /// decoded to nothing when cut (libzstd 1.5 checks the declared size only on a frame it has at once).
+    @Test func aZstdFrameShorterThanItDeclaresFailsHoweverItIsCut() async throws {
+        let frame = Data([0x28, 0xB5, 0x2F, 0xFD, 0x20, 0x1F, 0x01, 0x00, 0x00])
+        for pieceSize in [1, 2, 4, 5, 1 << 20] {
+            await #expect(throws: TransportError.self, "pieces of \(pieceSize)") { try await Self.decode(frame, [.zstd], pieceSize: pieceSize) }
+        }
+        // A frame that holds what it declares, in any pieces, still decodes (the fixtures declare their sizes).
+        for pieceSize in [1, 3, 1 << 20] {
+            #expect(try await Self.decode(CompressedFixtures.zstdTwoFrames, [.zstd], pieceSize: pieceSize) == Self.hello + Self.text.prefix(1000))
+        }
+    }
+
     @Test func bytesAfterTheEndAreIgnoredAsLibcurlDoes() async throws {
         var gzip = CompressedFixtures.gzipHello
         gzip.append(contentsOf: Array("trailing".utf8))

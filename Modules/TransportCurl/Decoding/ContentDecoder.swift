@@ -149,6 +149,17 @@ final class ZstdDecoder: ContentDecoder {
         ZSTD_DCtx_setParameter(stream, ZSTD_d_windowLogMax, Self.windowLogMaximum)
     }
 
+    /// The current frame's first bytes, kept until its header says its content size.
+    private var frameHead: [UInt8] = []
+    /// The content size the current frame's header declares, once read (`nil`: not read yet or
+    /// not declared).
+    private var declaredSize: UInt64?
+    private var headerRead = false
+    /// Bytes the current frame has produced.
+    private var frameProduced: UInt64 = 0
+    /// The longest frame header (`ZSTD_FRAMEHEADERSIZE_MAX`).
+    private static let longestHeader = 18
+
     func decode(_ input: UnsafeRawBufferPointer, into output: UnsafeMutableRawBufferPointer) throws -> DecodeStep {
         var inBuffer = ZSTD_inBuffer(src: input.baseAddress, size: input.count, pos: 0)
         var outBuffer = ZSTD_outBuffer(dst: output.baseAddress, size: output.count, pos: 0)
@@ -156,7 +167,35 @@ final class ZstdDecoder: ContentDecoder {
         if ZSTD_isError(result) != 0 {
             throw decodingError(.zstd, String(cString: ZSTD_getErrorName(result)))
         }
+        frameProduced += UInt64(outBuffer.pos)
+        if !headerRead { readHeader(UnsafeRawBufferPointer(rebasing: input[..<inBuffer.pos])) }
+        if result == 0 {
+            // libzstd 1.5 checks a frame's declared content size when it has the whole frame at once
+            // ("Data corruption detected"), but not when the frame came in pieces and its last block is
+            // empty: the same body decoded or failed by how it was cut (found by the content-decoding
+            // fuzz target). The check is made here, for every cut.
+            if let declaredSize, declaredSize != frameProduced {
+                throw decodingError(.zstd, "the frame declares \(declaredSize) bytes and holds \(frameProduced)")
+            }
+            frameHead.removeAll(keepingCapacity: true)
+            declaredSize = nil
+            headerRead = false
+            frameProduced = 0
+        }
         return DecodeStep(consumed: inBuffer.pos, produced: outBuffer.pos, streamEnded: result == 0)
+    }
+
+    /// Adds the frame's consumed bytes to its head until `ZSTD_getFrameContentSize` can read it.
+    private func readHeader(_ consumed: UnsafeRawBufferPointer) {
+        frameHead += consumed.prefix(Self.longestHeader - frameHead.count)
+        let size = frameHead.withUnsafeBytes { ZSTD_getFrameContentSize($0.baseAddress, $0.count) }
+        if size == ZSTD_CONTENTSIZE_ERROR {
+            // Too few bytes yet; past the longest header, a bad header is libzstd's to refuse.
+            headerRead = frameHead.count >= Self.longestHeader
+        } else {
+            headerRead = true
+            declaredSize = size == ZSTD_CONTENTSIZE_UNKNOWN ? nil : size
+        }
     }
 
     func startsAnotherStream(_ bytes: ArraySlice<UInt8>) -> Bool { true }
