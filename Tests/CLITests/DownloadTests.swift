@@ -1,4 +1,5 @@
 @testable import CourierCLI
+import CourierCore
 import Foundation
 import Testing
 

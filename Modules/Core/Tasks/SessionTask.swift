@@ -81,6 +81,9 @@ public final class SessionTask: Sendable, Hashable, Identifiable, CustomStringCo
         var exchangesInFlight = 0
         /// True once the listeners and handlers are let go: later handlers are never called.
         var observersReleased = false
+        /// A task of a context made outside any session (``RequestContext/init(request:kind:timeouts:trustEvaluator:listener:options:)``):
+        /// it never completes, so it lets go of its observers when its context ends.
+        var standalone = false
     }
 
     private let storage: Locked<Storage>
@@ -218,6 +221,12 @@ public final class SessionTask: Sendable, Hashable, Identifiable, CustomStringCo
 
     // MARK: Lifecycle plumbing for the session
 
+    /// Marks a task made for a standalone context (see `Storage.standalone`): a recording listener and
+    /// the task it records would otherwise keep each other alive (LeakSanitizer found the cycle).
+    func makeStandalone() {
+        storage.withLock { $0.standalone = true }
+    }
+
     /// False until the first `resume()` (or an inline start).
     var hasStarted: Bool { storage.withLock { $0.machine.phase != .notStarted } }
 
@@ -269,7 +278,9 @@ public final class SessionTask: Sendable, Hashable, Identifiable, CustomStringCo
     func exchangeEnded() {
         storage.withLock { storage in
             storage.exchangesInFlight -= 1
-            if storage.exchangesInFlight == 0, storage.machine.phase == .completed { Self.releaseObservers(&storage) }
+            if storage.exchangesInFlight == 0, storage.machine.phase == .completed || storage.standalone {
+                Self.releaseObservers(&storage)
+            }
         }
     }
 

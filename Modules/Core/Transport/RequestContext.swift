@@ -52,7 +52,7 @@ public final class RequestContext: Sendable {
     ///   - kind: What kind of task it stands for.
     ///   - timeouts: The limits a transport applies.
     ///   - trustEvaluator: The TLS evaluator a transport runs; `nil` for the system's verification.
-    ///   - listener: Who hears the task's events; nobody by default.
+    ///   - listener: Who hears the task's events while the context lives; nobody by default.
     ///   - options: The call's options (its deadline counts from now).
     public convenience init(
         request: HTTPRequest,
@@ -66,6 +66,7 @@ public final class RequestContext: Sendable {
             kind: kind, request: request, sessionID: 0, listener: listener ?? SilentEventListener(),
             callbackQueue: .global(), registry: nil
         )
+        task.makeStandalone()
         self.init(task: task, timeouts: timeouts, trustEvaluator: trustEvaluator, options: options)
     }
 

@@ -1,4 +1,4 @@
-@testable import CourierCLI
+import CourierCore
 
 /// `Content-Range` (`ContentRange`, what `courier -c` trusts to resume a download): a value is read only
 /// when it is valid by RFC 9110 §14.4 — digits only, first ≤ last, and last below the complete length when

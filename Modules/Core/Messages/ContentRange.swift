@@ -1,13 +1,14 @@
-/// A `Content-Range` value: `bytes 100-199/200`, `bytes 100-199/*` or `bytes */200`.
-struct ContentRange: Equatable {
+/// A `Content-Range` value: `bytes 100-199/200`, `bytes 100-199/*` or `bytes */200`. What a resumed
+/// download (``ResumeData``, `courier -c`) trusts before appending to a file.
+package struct ContentRange: Equatable, Sendable {
     /// First byte of the part, when the response carries one.
-    var first: Int64?
+    package var first: Int64?
     /// Last byte of the part, inclusive.
-    var last: Int64?
+    package var last: Int64?
     /// The whole representation's length, when known.
-    var completeLength: Int64?
+    package var completeLength: Int64?
 
-    init(first: Int64?, last: Int64?, completeLength: Int64?) {
+    package init(first: Int64?, last: Int64?, completeLength: Int64?) {
         self.first = first
         self.last = last
         self.completeLength = completeLength
@@ -17,7 +18,7 @@ struct ContentRange: Equatable {
     /// (no sign, no space), `first` ≤ `last`, and `last` is below the complete length when that is known. A
     /// resume appends at the offset the server names, so a range that cannot be true is refused rather
     /// than trusted (the content-range fuzz target found `bytes 1-1/1` and `bytes */-5` read as ranges).
-    init?(_ value: String) {
+    package init?(_ value: String) {
         guard value.hasPrefix("bytes ") else { return nil }
         let spec = value.dropFirst(6)
         guard let slash = spec.firstIndex(of: "/") else { return nil }
