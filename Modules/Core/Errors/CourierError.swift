@@ -53,6 +53,9 @@ public struct CourierError: Error, Sendable, CustomStringConvertible {
     public var responseBody: Data?
     /// The concrete reason.
     public var underlyingError: any Error
+    /// For a download that failed or was cancelled part-way: what continues it
+    /// (``Session/downloadTask(resumingWith:to:options:)``); `nil` when it cannot be resumed.
+    public var resumeData: ResumeData?
 
     /// An error; ``wrapping(_:stage:request:response:responseBody:)`` avoids double wrapping.
     public init(
@@ -82,7 +85,7 @@ public struct CourierError: Error, Sendable, CustomStringConvertible {
             existing.request = existing.request ?? request
             existing.response = existing.response ?? response
             existing.responseBody = existing.responseBody ?? responseBody
-            return existing
+            return existing  // resumeData travels with it
         }
         return CourierError(
             stage: stage, request: request, response: response, responseBody: responseBody,

@@ -59,6 +59,22 @@ extension Session {
         return handle
     }
 
+    /// A download task that continues the one `resumeData` came from (a failed or cancelled
+    /// download's ``CourierError/resumeData``): it sends `Range` and `If-Range`, appends a `206` to
+    /// the partial file, starts over on a `200`, and moves the completed file to `destination`.
+    /// Suspended until `resume()`.
+    public func downloadTask(
+        resumingWith resumeData: ResumeData, to destination: DownloadDestination, options: RequestOptions = .default
+    ) -> DownloadTask {
+        let request = resumeData.request
+        let task = makeTask(kind: .download, request: request)
+        let handle = DownloadTask(task: task, session: self)
+        install(on: task, resolving: handle.slot, head: \.head) { [self] task in
+            await performDownload(request, destination: destination, task: task, options: options, resuming: resumeData)
+        }
+        return handle
+    }
+
     // MARK: Internals
 
     private func start(_ task: SessionTask, inlineWith request: HTTPRequest) throws(CourierError) {

@@ -2,44 +2,64 @@ import FoundationEssentials
 import HTTPTypes
 
 extension Session {
-    /// Runs the chain, streams the body into a temporary file, then moves it into place.
+    /// Runs the chain, streams the body into a temporary file (or, resuming, the partial file),
+    /// then moves it into place. A failure part-way keeps the file and says how to resume
+    /// (``CourierError/resumeData``) when the response allows it.
     func performDownload(
         _ request: HTTPRequest,
         destination: DownloadDestination,
         task: SessionTask,
-        options: RequestOptions
+        options: RequestOptions,
+        resuming: ResumeData? = nil
     ) async -> Result<DownloadResponse, CourierError> {
+        let sent = resuming?.resumingRequest ?? request
         let response: Response
         do {
-            response = try await runChain(request, body: nil, task: task, options: options)
+            response = try await runChain(sent, body: nil, task: task, options: options)
         } catch {
+            var error = error
+            error.resumeData = resuming  // nothing was written: the partial file is as it was
             return .failure(error)
         }
-        let finalRequest = response.request ?? request
-        let temporary = FileManager.default.temporaryDirectory
-            .appending(path: "courier-download-\(id)-\(task.id)-\(UInt32.random(in: 0...UInt32.max)).part")
+        let finalRequest = response.request ?? sent
+        let plan: DownloadPlan
         do {
-            let file = try FileDescriptor.openForWriting(temporary.path(percentEncoded: false))
-            for try await chunk in response.body {
-                try file.write(chunk)
-            }
+            plan = try DownloadPlan(response: response.head, resuming: resuming, temporary: makeTemporaryURL(for: task))
         } catch {
-            try? FileManager.default.removeItem(at: temporary)
-            var wrapped = normalized(error, task: task, request: finalRequest)
-            if !(error is CourierError) && !wrapped.isCancellation {
-                // Writing the file is the download stage; reading the body is the body's.
-                wrapped.stage = error is FileError ? .download : .responseBody
+            await response.body.drain(upTo: 64 * 1024)
+            var failure = CourierError(stage: .download, request: finalRequest, response: response.head, underlyingError: error)
+            failure.resumeData = resuming
+            return .failure(failure)
+        }
+        if plan.alreadyComplete {
+            await response.body.drain(upTo: 64 * 1024)
+        } else {
+            var written: Int64 = 0
+            do {
+                let file = try FileDescriptor.openForWriting(plan.file.path(percentEncoded: false), append: plan.appends)
+                for try await chunk in response.body {
+                    try file.write(chunk)
+                    written += Int64(chunk.count)
+                }
+            } catch {
+                var wrapped = normalized(error, task: task, request: finalRequest)
+                if !(error is CourierError) && !wrapped.isCancellation {
+                    // Writing the file is the download stage; reading the body is the body's.
+                    wrapped.stage = error is FileError ? .download : .responseBody
+                }
+                wrapped.response = response.head
+                wrapped.resumeData = plan.resumeData(request: finalRequest, written: written)
+                if plan.ownsFile, wrapped.resumeData?.partialFileURL != plan.file { try? FileManager.default.removeItem(at: plan.file) }
+                return .failure(wrapped)
             }
-            wrapped.response = response.head
-            return .failure(wrapped)
         }
         let suggested = DownloadDestination.suggestedFilename(for: response.head, request: finalRequest)
         let target = configuration.downloadDestination?(task, response.head)
             ?? destination.resolve(response.head, suggested)
         do {
-            try move(temporary, to: target, options: destination.options)
+            try move(plan.file, to: target, options: destination.options)
         } catch {
-            try? FileManager.default.removeItem(at: temporary)
+            if plan.ownsFile { try? FileManager.default.removeItem(at: plan.file) }
             return .failure(CourierError(stage: .download, request: finalRequest, response: response.head, underlyingError: error))
         }
         task.listener.downloadMoved(task, to: target)
@@ -47,6 +67,11 @@ extension Session {
             request: finalRequest, head: response.head, fileURL: target,
             metrics: task.metrics ?? response.metrics, history: response.history
         ))
+    }
+
+    private func makeTemporaryURL(for task: SessionTask) -> URL {
+        FileManager.default.temporaryDirectory
+            .appending(path: "courier-download-\(id)-\(task.id)-\(UInt32.random(in: 0...UInt32.max)).part")
     }
 
     private func move(_ source: URL, to target: URL, options: DownloadDestination.Options) throws(FileError) {

@@ -1,0 +1,74 @@
+import CourierCore
+import CourierCurl
+import CourierTesting
+import Foundation
+import HTTPTypes
+import Testing
+
+/// Resume data against nginx (issue 13, part 5): a download cancelled at several offsets continues with
+/// `Range` + `If-Range` to a byte-exact file, and a validator that no longer matches starts it over (200).
+@Suite("Resumable downloads", .serialized)
+struct ResumableDownloadTests {
+    private var files: URL { URL(fileURLWithPath: Servers.filesDirectory) }
+
+    /// Cancels a download of `name` once at least `offset` bytes arrived; returns the error's resume data.
+    private func cancelled(_ s: Session, _ name: String, after offset: Int64, directory: URL) async throws -> ResumeData {
+        let task = s.downloadTask(with: try s.makeRequest(.get, "files/\(name)"), to: DownloadDestination(url: directory.appendingPathComponent("never")))
+        task.onDownloadProgress { progress in if progress.completed >= offset { task.cancel() } }
+        let error = await #expect(throws: CourierError.self) { _ = try await task.response }
+        #expect(error?.isCancellation == true)
+        return try #require(error?.resumeData, "no resume data after a cancel at \(offset)")
+    }
+
+    @Test(arguments: [1, 65_536, 300_000, 1_000_000] as [Int64])
+    func aCancelledDownloadResumesByteExact(offset: Int64) async throws {
+        let s = session(Servers.nginx)
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let original = try Data(contentsOf: files.appendingPathComponent("1m.bin"))
+        let resumeData = try await cancelled(s, "1m.bin", after: offset, directory: directory)
+        #expect(resumeData.bytesWritten >= 1 && resumeData.bytesWritten < Int64(original.count))
+        let partial = try Data(contentsOf: resumeData.partialFileURL)
+        #expect(partial.count == Int(resumeData.bytesWritten))
+        #expect(partial == original.prefix(partial.count))
+        #expect(resumeData.validator.hasPrefix("\""))  // nginx's strong ETag
+
+        // Resume data survives a round trip through JSON, as it would through a file.
+        let stored = try JSONDecoder().decode(ResumeData.self, from: JSONEncoder().encode(resumeData))
+        let target = directory.appendingPathComponent("1m.bin")
+        let response = try await s.downloadTask(resumingWith: stored, to: DownloadDestination(url: target)).response
+        #expect(response.head.status == .partialContent)
+        #expect(response.request.headerFields[.range] == "bytes=\(resumeData.bytesWritten)-")
+        #expect(try Data(contentsOf: target) == original)
+        #expect(!FileManager.default.fileExists(atPath: resumeData.partialFileURL.path))  // moved into place
+    }
+
+    @Test func aValidatorThatNoLongerMatchesStartsOver() async throws {
+        let s = session(Servers.nginx)
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var resumeData = try await cancelled(s, "1m.bin", after: 200_000, directory: directory)
+        resumeData.validator = "\"not-the-file-you-had\""
+        let target = directory.appendingPathComponent("1m.bin")
+        let response = try await s.downloadTask(resumingWith: resumeData, to: DownloadDestination(url: target)).response
+        #expect(response.head.status == .ok)
+        #expect(try Data(contentsOf: target) == Data(contentsOf: files.appendingPathComponent("1m.bin")))
+    }
+
+    @Test func aCompletePartialFileIsAcceptedAsIs() async throws {
+        let s = session(Servers.nginx)
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let original = files.appendingPathComponent("1m.bin")
+        let partial = directory.appendingPathComponent("whole.part")
+        try FileManager.default.copyItem(at: original, to: partial)
+        let head = try await s.data(for: try s.makeRequest(.head, "files/1m.bin"))
+        let etag = try #require(head.head.headerFields[.eTag])
+        let size = Int64(try Data(contentsOf: original).count)
+        let resumeData = ResumeData(request: try s.makeRequest(.get, "files/1m.bin"), partialFileURL: partial, bytesWritten: size, validator: etag)
+        let target = directory.appendingPathComponent("1m.bin")
+        let response = try await s.downloadTask(resumingWith: resumeData, to: DownloadDestination(url: target)).response
+        #expect(response.head.status.code == 416)
+        #expect(try Data(contentsOf: target) == Data(contentsOf: original))
+    }
+}
