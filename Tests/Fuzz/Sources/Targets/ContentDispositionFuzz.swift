@@ -5,7 +5,7 @@ import Foundation
 /// File names from servers and for forms. `DownloadFileName` (the name `courier -d` writes, from a
 /// server's `Content-Disposition` and URL) never gives a path, a hidden or empty name, a name with control
 /// or bidi characters, or one longer than a file system allows, whatever the header says.
-/// `DispositionEscaping` (a form's field and file names) never lets a quote, CR or LF through, and changes
+/// `DispositionEscaping` (a form's field and file names) never lets a quote, CR, LF or NUL through, and changes
 /// nothing else.
 enum ContentDispositionFuzz: FuzzTarget {
     static let name = "content-disposition"
@@ -22,8 +22,9 @@ enum ContentDispositionFuzz: FuzzTarget {
         check(DownloadFileName.sanitized(header), from: header, mayBeEmpty: true)
 
         let escaped = DispositionEscaping.escape(header)
-        precondition(!escaped.utf8.contains { $0 == 0x22 || $0 == 0x0D || $0 == 0x0A }, "a quote or line break survived escaping")
-        if !header.utf8.contains(where: { $0 == 0x22 || $0 == 0x0D || $0 == 0x0A }) {
+        let escapable: (UInt8) -> Bool = { $0 == 0x22 || $0 == 0x0D || $0 == 0x0A || $0 == 0 }
+        precondition(!escaped.utf8.contains(where: escapable), "a quote, line break or NUL survived escaping")
+        if !header.utf8.contains(where: escapable) {
             precondition(escaped == header, "escaping changed a name that needed nothing")
         }
     }
