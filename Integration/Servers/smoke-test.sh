@@ -66,6 +66,7 @@ for base in "$COURIER_NGINX_URL" "h2c:$COURIER_H2C_URL" "$COURIER_TLS_URL" "$COU
         "$(grep ' 1m.bin$' "$COURIER_FILES_DIR/SHA256SUMS" | cut -c1-64)"
     check "$base /files/ not compressed" "$(grep -ci '^content-encoding' "$tmp/head")" 0
     check "$base Range 0-99" "$(c "${extra[@]}" -r 0-99 -o "$tmp/range" -w '%{http_code} %{size_download}' "$url/files/1m.bin")" '206 100'
+    check "$base /slow-files/ Range 0-99" "$(c "${extra[@]}" -r 0-99 -o "$tmp/range" -w '%{http_code} %{size_download}' "$url/slow-files/1m.bin")" '206 100'
     check "$base Range bytes" "$(cmp -s "$tmp/range" <(head -c 100 "$COURIER_FILES_DIR/1m.bin") && echo same)" same
     check "$base Range 1048000-" "$(c "${extra[@]}" -r 1048000- -o /dev/null -w '%{http_code} %{size_download}' "$url/files/1m.bin")" '206 576'
     check "$base /upload 1 MiB" "$(c "${extra[@]}" -m 20 --data-binary "@$COURIER_FILES_DIR/1m.bin" -o "$tmp/up" -w '%{http_code} %{size_upload}' "$url/upload")" '200 1048576'

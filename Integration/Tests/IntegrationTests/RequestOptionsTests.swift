@@ -20,7 +20,7 @@ struct RequestOptionsTests {
                 _ = try await fault.data(for: try fault.makeRequest(.get, "never"), options: RequestOptions(deadline: .seconds(2)))
                 return nil
             } catch {
-                return error
+                return error as? CourierError
             }
         }
         #expect(error?.kind == .timedOut)

@@ -7,13 +7,14 @@ import Testing
 
 /// Resume data against nginx (issue 13, part 5): a download cancelled at several offsets continues with
 /// `Range` + `If-Range` to a byte-exact file, and a validator that no longer matches starts it over (200).
+/// Downloads come from nginx's `/slow-files/` (512 KiB/s), so a cancel lands part-way.
 @Suite("Resumable downloads", .serialized)
 struct ResumableDownloadTests {
     private var files: URL { URL(fileURLWithPath: Servers.filesDirectory) }
 
     /// Cancels a download of `name` once at least `offset` bytes arrived; returns the error's resume data.
     private func cancelled(_ s: Session, _ name: String, after offset: Int64, directory: URL) async throws -> ResumeData {
-        let task = s.downloadTask(with: try s.makeRequest(.get, "files/\(name)"), to: DownloadDestination(url: directory.appendingPathComponent("never")))
+        let task = s.downloadTask(with: try s.makeRequest(.get, "slow-files/\(name)"), to: DownloadDestination(url: directory.appendingPathComponent("never")))
         task.onDownloadProgress { progress in if progress.completed >= offset { task.cancel() } }
         let error = await #expect(throws: CourierError.self) { _ = try await task.response }
         #expect(error?.isCancellation == true)
