@@ -19,6 +19,7 @@ GUIDES = {
     "docs/security.md": "Tests/SecurityTests/DocExamplesTests.swift",
     "docs/xml.md": "Tests/XMLTests/DocExamplesTests.swift",
     "docs/reachability.md": "Tests/ReachabilityTests/DocExamplesTests.swift",
+    "docs/guide-middleware.md": "Tests/CoreTests/MiddlewareGuideTests.swift",
 }
 
 
