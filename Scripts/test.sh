@@ -65,6 +65,9 @@ log "courier decoding compressed bodies through a slow pipe: byte-exact, peak RS
 # recorded in docs/reliability.md). 64 MiB bounds a debug courier (about 35 MiB for a small request).
 python3 Scripts/lib/decoding_rss.py .build/debug/courier --sizes 16m --readers slow --max-rss-mib 64
 
+log "courier -c resumes against nginx (interrupted at three offsets, a changed file, a complete one, a longer one)"
+python3 Scripts/lib/cli_resume_check.py .build/debug/courier
+
 log "courier keeps server-controlled control characters off a terminal"
 python3 Scripts/lib/terminal_safety_check.py .build/debug/courier
 

@@ -12,27 +12,37 @@ import Testing
 struct ResumableDownloadTests {
     private var files: URL { URL(fileURLWithPath: Servers.filesDirectory) }
 
+    /// Cancels its task once at least `offset` bytes arrived. A listener hears progress on the transport's
+    /// thread as it happens, so the cancel lands before the rest of the body does (a progress handler runs
+    /// later, on a queue, and under load missed the last 48 KiB of the file).
+    struct CancelAt: EventListener {
+        let offset: Int64
+        func downloadProgress(_ task: SessionTask, progress: TransferProgress) {
+            if progress.completed >= offset { task.cancel() }
+        }
+    }
+
     /// Cancels a download of `name` once at least `offset` bytes arrived; returns the error's resume data.
-    private func cancelled(_ s: Session, _ name: String, after offset: Int64, directory: URL) async throws -> ResumeData {
+    private func cancelled(_ name: String, after offset: Int64, directory: URL) async throws -> ResumeData {
+        let s = session(Servers.nginx) { $0.eventListener = CancelAt(offset: offset) }
         let task = s.downloadTask(with: try s.makeRequest(.get, "slow-files/\(name)"), to: DownloadDestination(url: directory.appendingPathComponent("never")))
-        task.onDownloadProgress { progress in if progress.completed >= offset { task.cancel() } }
         let error = await #expect(throws: CourierError.self) { _ = try await task.response }
         #expect(error?.isCancellation == true)
         return try #require(error?.resumeData, "no resume data after a cancel at \(offset)")
     }
 
-    @Test(arguments: [1, 65_536, 300_000, 1_000_000] as [Int64])
+    @Test(arguments: [1, 65_536, 300_000, 700_000] as [Int64])  // nginx sends about 100 KiB at a time: room before the end
     func aCancelledDownloadResumesByteExact(offset: Int64) async throws {
         let s = session(Servers.nginx)
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let original = try Data(contentsOf: files.appendingPathComponent("1m.bin"))
-        let resumeData = try await cancelled(s, "1m.bin", after: offset, directory: directory)
+        let resumeData = try await cancelled("1m.bin", after: offset, directory: directory)
         #expect(resumeData.bytesWritten >= 1 && resumeData.bytesWritten < Int64(original.count))
         let partial = try Data(contentsOf: resumeData.partialFileURL)
         #expect(partial.count == Int(resumeData.bytesWritten))
         #expect(partial == original.prefix(partial.count))
-        #expect(resumeData.validator.hasPrefix("\""))  // nginx's strong ETag
+        #expect(resumeData.validator?.hasPrefix("\"") == true)  // nginx's strong ETag
 
         // Resume data survives a round trip through JSON, as it would through a file.
         let stored = try JSONDecoder().decode(ResumeData.self, from: JSONEncoder().encode(resumeData))
@@ -48,7 +58,7 @@ struct ResumableDownloadTests {
         let s = session(Servers.nginx)
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        var resumeData = try await cancelled(s, "1m.bin", after: 200_000, directory: directory)
+        var resumeData = try await cancelled("1m.bin", after: 200_000, directory: directory)
         resumeData.validator = "\"not-the-file-you-had\""
         let target = directory.appendingPathComponent("1m.bin")
         let response = try await s.downloadTask(resumingWith: resumeData, to: DownloadDestination(url: target)).response

@@ -6,10 +6,11 @@ import HTTPTypes
 /// `-d` and `-o`: streams a 2xx body into a file, with a progress bar, and with `-c` resumes a
 /// partial file.
 ///
-/// Resuming: when the file exists with N bytes, the request carries `Range: bytes=N-` and, when
-/// the sidecar (``ResumeRecord``) holds a validator, `If-Range`. A 206 starting at N is appended;
-/// a 200 (the file changed, or the server ignores ranges) replaces the file; a 416 whose
-/// `Content-Range` says the length is N means the file is already complete. A non-2xx answer
+/// Resuming is the library's (``ResumeData``, ``DownloadPlan``): when the file exists with N bytes, the
+/// request carries `Range: bytes=N-` and, when the sidecar (``ResumeRecord``) holds a validator,
+/// `If-Range`. A 206 starting at N is appended; a 200 (the file changed, or the server ignores
+/// ranges) replaces the file; a 416 whose `Content-Range` says the length is N means the file is
+/// already complete; a 206 from another byte, or with a content coding, is refused. A non-2xx answer
 /// never touches the file: its body goes to stdout, as without `-d`.
 struct DownloadRunner {
     let command: RequestCommand
@@ -27,40 +28,45 @@ struct DownloadRunner {
             path = DownloadFileName.suggested(contentDisposition: nil, url: request.url, contentType: nil)
         }
         var offset: Int64 = 0
+        var resuming: ResumeData?
         if command.resume, let path, let size = OutputFile.size(at: path), size > 0 {
             offset = size
-            request.headerFields[.range] = "bytes=\(size)-"
-            if let record = ResumeRecord.load(for: path), record.url == url, let validator = record.ifRange {
-                request.headerFields[.ifRange] = validator
-            }
+            // The library's resume (Range, and If-Range when the sidecar holds a validator for this URL).
+            let record = ResumeRecord.load(for: path)
+            let validator = record?.url == url ? record?.ifRange : nil
+            let data = ResumeData(request: request, partialFileURL: URL(fileURLWithPath: path), bytesWritten: size, validator: validator)
+            resuming = data
+            let acceptEncoding = request.headerFields[.acceptEncoding]
+            request = data.resumingRequest
+            // courier keeps a file as sent; the library's identity request would not match a coded partial file.
+            request.headerFields[.acceptEncoding] = acceptEncoding
         }
 
         let response = try await session.send(request, body: plan.uploadBody)
         let code = response.status.code
-        if offset > 0, code == 416, let path {
-            return try await alreadyComplete(response, path: path, size: offset)
+        var mode = OutputFile.Mode.truncate
+        var start: Int64 = 0
+        if let resuming, let path, [200, 206, 416].contains(code) {
+            // What the library decides for a resumed download: append a 206 from the right byte, start over on
+            // a 200, take a 416 with the partial file's length as complete, refuse anything else.
+            let decision: DownloadPlan
+            do {
+                decision = try DownloadPlan(response: response.head, resuming: resuming, temporary: resuming.partialFileURL)
+            } catch {
+                try? await BodyReader(response).drain()
+                throw CLIError("cannot resume \"\(path)\": \(error.message)", hint: "download the file again without -c")
+            }
+            if decision.alreadyComplete { return try await alreadyComplete(response, path: path, size: offset) }
+            if decision.appends {
+                mode = .append
+                start = decision.startOffset
+            } else if !command.quiet {
+                Console.errorLine("courier: the server sent the whole file (\(code)); starting over")
+            }
         }
         guard (200..<300).contains(code) else {
             try await BodyPrinter(pretty: command.pretty, progress: false, quiet: command.quiet).print(response)
             return ExitStatus.code(for: response.status)
-        }
-
-        var mode = OutputFile.Mode.truncate
-        var start: Int64 = 0
-        if offset > 0 {
-            if code == 206 {
-                let range = response.head.headerFields[.contentRange].flatMap(ContentRange.init)
-                guard let range, range.first == offset else {
-                    throw CLIError(
-                        "the server answered the resume with \(response.head.headerFields[.contentRange] ?? "no Content-Range"), not a range starting at byte \(offset)",
-                        hint: "download the file again without -c"
-                    )
-                }
-                mode = .append
-                start = offset
-            } else if !command.quiet {
-                Console.errorLine("courier: the server sent the whole file (\(code)); starting over")
-            }
         }
         let file = try open(response, path: path, mode: mode)
         ResumeRecord(
@@ -120,16 +126,9 @@ struct DownloadRunner {
         }
     }
 
-    /// A 416 to a resume: complete when the server's length is the file's.
+    /// A 416 to a resume whose `Content-Range` length is the partial file's: nothing is left to download.
     private func alreadyComplete(_ response: Response, path: String, size: Int64) async throws -> Int32 {
         try await BodyReader(response).drain()
-        let range = response.head.headerFields[.contentRange].flatMap(ContentRange.init)
-        if let length = range?.completeLength, length != size {
-            throw CLIError(
-                "cannot resume \"\(path)\": it has \(size) bytes, the server's file has \(length)",
-                hint: "download the file again without -c"
-            )
-        }
         ResumeRecord.remove(for: path)
         if !command.quiet {
             Console.errorLine("\"\(Console.Stream.error.displayable(path))\" is already complete (\(ByteFormatting.size(size)))")

@@ -9,24 +9,24 @@ import HTTPTypes
 /// changed, or the server ignores ranges), takes a `416` whose `Content-Range` length is the
 /// partial file's as "already complete", and writes any other answer to a new file as a fresh
 /// download would, leaving the partial file alone.
-struct DownloadPlan: Equatable {
+package struct DownloadPlan: Equatable {
     /// The file the body is written to.
-    var file: URL
+    package var file: URL
     /// Whether the body is added to the end of ``file`` rather than replacing it.
-    var appends = false
+    package var appends = false
     /// Whether the partial file already holds the whole body (a `416` to the resume).
-    var alreadyComplete = false
+    package var alreadyComplete = false
     /// Whether a failure should delete ``file``: true for a file this download made or started
     /// over, false for a partial file it only added to.
-    var ownsFile = true
+    package var ownsFile = true
     /// Bytes of the body in ``file`` before this response's.
-    var startOffset: Int64 = 0
+    package var startOffset: Int64 = 0
     /// The `If-Range` value a resume of this response would send; `nil`: it cannot be resumed.
-    var validator: String?
+    package var validator: String?
     /// The resume data to hand back unchanged when this response is not the file (another status).
-    var previous: ResumeData?
+    package var previous: ResumeData?
 
-    init(response: HTTPResponse, resuming: ResumeData?, temporary: URL) throws(TransportError) {
+    package init(response: HTTPResponse, resuming: ResumeData?, temporary: URL) throws(TransportError) {
         file = temporary
         let code = response.status.code
         guard let resuming else {
@@ -67,7 +67,7 @@ struct DownloadPlan: Equatable {
     }
 
     /// What resumes this download after `written` more bytes reached ``file``, if anything can.
-    func resumeData(request: HTTPRequest, written: Int64) -> ResumeData? {
+    package func resumeData(request: HTTPRequest, written: Int64) -> ResumeData? {
         guard let validator else { return previous }
         guard startOffset + written > 0 else { return nil }
         var request = request

@@ -28,11 +28,13 @@ public struct ResumeData: Sendable, Hashable, Codable {
     public var partialFileURL: URL
     /// How many bytes of the body the partial file holds.
     public var bytesWritten: Int64
-    /// The `If-Range` value: the response's strong `ETag`, else its `Last-Modified`.
-    public var validator: String
+    /// The `If-Range` value: the response's strong `ETag`, else its `Last-Modified`. A failed download
+    /// always has one; `nil` (resume data made by hand for a file of unknown origin) resumes without
+    /// `If-Range`, trusting that the server's file has not changed.
+    public var validator: String?
 
     /// Resume data; made by a failed download, or by hand for a partial file of your own.
-    public init(request: HTTPRequest, partialFileURL: URL, bytesWritten: Int64, validator: String) {
+    public init(request: HTTPRequest, partialFileURL: URL, bytesWritten: Int64, validator: String?) {
         self.request = request
         self.partialFileURL = partialFileURL
         self.bytesWritten = bytesWritten
@@ -49,7 +51,7 @@ public struct ResumeData: Sendable, Hashable, Codable {
 
     /// The request that continues the download. It asks for no content coding: a range counts
     /// bytes of the body as sent, and the partial file holds them uncoded.
-    var resumingRequest: HTTPRequest {
+    package var resumingRequest: HTTPRequest {
         var request = request
         request.headerFields[.range] = "bytes=\(bytesWritten)-"
         request.headerFields[.ifRange] = validator
