@@ -132,4 +132,22 @@ import Testing
         #expect(bodies[0] != nil && bodies[0] == bodies[1])
         #expect(bodies[0]?.count == Int(form.contentLength))
     }
+
+    /// A per-call option reaches an upload: a deadline ends a form sent to a server that never answers.
+    @Test func uploadsTakeRequestOptions() async throws {
+        let session = Session(
+            configuration: SessionConfiguration(baseURL: URL(string: "http://mock.test")),
+            transport: MockTransport(always: .text("late", delay: .seconds(300)))
+        )
+        var form = MultipartFormData()
+        form.append("v", name: "k")
+        let error = await #expect(throws: CourierError.self) {
+            _ = try await session.upload(form, to: "post", options: RequestOptions(deadline: .milliseconds(200))).response
+        }
+        #expect(error?.kind == .timedOut)
+        let built = await #expect(throws: CourierError.self) {
+            _ = try await session.upload(to: "post", options: RequestOptions(deadline: .milliseconds(200))) { $0.append("v", name: "k") }.response
+        }
+        #expect(built?.kind == .timedOut)
+    }
 }

@@ -21,7 +21,8 @@ extension Session {
         _ form: MultipartFormData,
         to path: String,
         method: HTTPRequest.Method = .post,
-        headers: HTTPFields = [:]
+        headers: HTTPFields = [:],
+        options: RequestOptions = .default
     ) throws(CourierError) -> DataTask {
         let request = try makeRequest(method, path, headers: headers)
         let base = try serialize(request, parameters: nil)
@@ -31,11 +32,11 @@ extension Session {
         } catch {
             throw CourierError(stage: .requestSerialization, request: base.request, underlyingError: error)
         }
-        return dataTask(with: serialized.request, body: serialized.body).resume()
+        return dataTask(with: serialized.request, body: serialized.body, options: options).resume()
     }
 
     /// Builds a form from `parameters` (as text parts, first) and `build`'s parts, then sends it
-    /// like ``upload(_:to:method:headers:)`` (AFNetworking's
+    /// like ``upload(_:to:method:headers:options:)`` (AFNetworking's
     /// `POST:parameters:headers:constructingBodyWithBlock:…`).
     ///
     /// ```swift
@@ -51,6 +52,7 @@ extension Session {
         method: HTTPRequest.Method = .post,
         parameters: Parameters? = nil,
         headers: HTTPFields = [:],
+        options: RequestOptions = .default,
         constructingBodyWith build: (inout MultipartFormData) throws -> Void
     ) throws(CourierError) -> DataTask {
         var form = MultipartFormData()
@@ -60,6 +62,6 @@ extension Session {
         } catch {
             throw CourierError(stage: .requestSerialization, underlyingError: error)
         }
-        return try upload(form, to: path, method: method, headers: headers)
+        return try upload(form, to: path, method: method, headers: headers, options: options)
     }
 }
