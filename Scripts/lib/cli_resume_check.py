@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""`courier -c` (the library's resume data) against nginx: byte-exact after an interrupt at several offsets,
+"""`courier -c` (the library's resume data) against nginx: byte-exact after an interrupt or a kill at several offsets,
 a restart when the file changed (200), "already complete" on a 416 with the file's length, and a refusal when
 the partial file is longer than the server's.
 
@@ -39,17 +39,22 @@ def main():
             return f.read()
 
     try:
-        # Interrupted part-way (SIGINT, as Ctrl-C), then resumed.
-        # nginx sends about 100 KiB at a time and SIGINT takes a moment: each stop leaves half a MiB to go.
-        for stop_at in (50_000, 250_000, 500_000):
+        # Interrupted part-way (SIGINT, as Ctrl-C, or SIGKILL, as a crash), then resumed. nginx sends about
+        # 100 KiB at a time and a signal takes a moment: each stop leaves half a MiB to go.
+        for stop_at, stop in ((50_000, signal.SIGINT), (250_000, signal.SIGKILL), (500_000, signal.SIGINT)):
             out = os.path.join(directory, f"interrupted-{stop_at}.bin")
-            process = subprocess.Popen([courier, "-q", "-o", out, url], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+            # A script run in the background (CI) inherits SIGINT ignored, as every background job does, and an
+            # ignored signal stays ignored across exec: give courier the disposition a terminal's Ctrl-C meets.
+            process = subprocess.Popen(
+                [courier, "-q", "-o", out, url], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+            )
             deadline = time.monotonic() + 60
             while time.monotonic() < deadline and (not os.path.exists(out) or os.path.getsize(out) < stop_at):
                 if process.poll() is not None:
                     break
                 time.sleep(0.005)
-            process.send_signal(signal.SIGINT)
+            process.send_signal(stop)
             process.wait(timeout=30)
             size = os.path.getsize(out)
             check(0 < size < len(original), f"interrupted at {stop_at}: a partial file of {size} bytes")
