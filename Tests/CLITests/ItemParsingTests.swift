@@ -143,6 +143,35 @@ struct ItemParsingTests {
         #expect(array.message == "item \"a[]\": a is an object, so '[]' cannot add to it")
     }
 
+    @Test func namesNestAsDeepAsJSONValuesAndNoDeeper() throws {
+        // Found by the cli-item fuzz target: 64 arguments nesting a few hundred levels took 25 s, each level
+        // copying the path walked so far and spelling it for a message that was never shown.
+        let deepest = "a" + String(repeating: "[]", count: ItemName.maximumDepth - 1)
+        let name = try ItemName.parse(deepest, item: deepest + "=x")
+        #expect(name.components.count == ItemName.maximumDepth)
+        var built = try tree(Array(repeating: (deepest, "x"), count: 64))
+        let top = built.parameters(repeatedNamesAs: .array)
+        guard case .dictionary(let children) = top, case .array(let elements)? = children["a"] else {
+            Issue.record("a is not an array: \(top)")
+            return
+        }
+        #expect(elements.count == 64)
+        var level = elements[0]
+        for _ in 0..<ItemName.maximumDepth - 2 {
+            guard case .array(let inner) = level, inner.count == 1 else {
+                Issue.record("not one element deep: \(level)")
+                return
+            }
+            level = inner[0]
+        }
+        #expect(level == "x")
+        let error = try #require(throws: CLIError.self) { try ItemName.parse(deepest + "[]", item: "deep") }
+        #expect(error.message == "item \"deep\": more than \(ItemName.maximumDepth) levels of nesting")
+        // A refused insert leaves the tree as it was.
+        #expect(throws: CLIError.self) { try built.insert("y", at: ItemName.parse("a[x]", item: "a[x]=y"), item: "a[x]=y") }
+        #expect(built.parameters(repeatedNamesAs: .array) == (try tree(Array(repeating: (deepest, "x"), count: 64))).parameters(repeatedNamesAs: .array))
+    }
+
     @Test func anEmptyTreeSaysSo() throws {
         #expect(ParameterTree().isEmpty)
         #expect(try !tree([("a", "1")]).isEmpty)

@@ -27,9 +27,15 @@ struct ItemName: Equatable, Sendable {
     /// True for a plain name without brackets.
     var isFlat: Bool { components.count == 1 }
 
+    /// The deepest path a name may spell, as deep as the JSON values `name:=json` accepts
+    /// (``JSONValueParser/maximumDepth``): every level is a recursion when the tree is built and
+    /// written, and a command line can hold a name 64,000 levels deep.
+    static let maximumDepth = JSONValueParser.maximumDepth
+
     /// Reads `rawName` (escapes still in place).
     ///
-    /// - Throws: ``CLIError`` for an unclosed or stray bracket or an empty leading key.
+    /// - Throws: ``CLIError`` for an unclosed or stray bracket, an empty leading key, or a path
+    ///   deeper than ``maximumDepth``.
     static func parse(_ rawName: String, item: String) throws(CLIError) -> ItemName {
         let characters = Array(rawName)
         var components: [Component] = []
@@ -63,6 +69,9 @@ struct ItemName: Equatable, Sendable {
                 inBracket = true
                 afterClosingBracket = false
             case "]" where inBracket:
+                guard components.count < Self.maximumDepth else {
+                    throw fail("more than \(Self.maximumDepth) levels of nesting")
+                }
                 components.append(current.isEmpty ? .append : .key(current))
                 current = ""
                 inBracket = false

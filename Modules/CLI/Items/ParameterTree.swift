@@ -40,7 +40,7 @@ struct ParameterTree: Sendable {
     /// - Throws: ``CLIError`` when the path crosses a value already given a different shape,
     ///   e.g. `a=1 a[b]=2`.
     mutating func insert(_ value: Parameters, at name: ItemName, item: String) throws(CLIError) {
-        try Self.insert(value, path: name.components[...], into: &root, item: item, walked: [])
+        try Self.insert(value, path: name.components[...], into: &root, name: name, item: item)
     }
 
     /// The tree as parameters.
@@ -48,41 +48,49 @@ struct ParameterTree: Sendable {
         Self.parameters(of: root, repetition: repetition)
     }
 
+    /// Walks `path` down from `node`, making what is missing. Each level takes its node's storage
+    /// out before changing it (so copy-on-write never copies a sibling list) and names the walked
+    /// path only when it throws: an argument can nest hundreds of levels deep, and eager copies or
+    /// messages made every level cost time quadratic in the depth (found by the cli-item fuzz target).
     private static func insert(
         _ value: Parameters,
         path: ArraySlice<ItemName.Component>,
         into node: inout Node,
-        item: String,
-        walked: [ItemName.Component]
+        name: ItemName,
+        item: String
     ) throws(CLIError) {
-        let here = display(walked)
+        let walked = name.components[..<path.startIndex]
         guard let first = path.first else {
-            switch node {
-            case .values(let values):
-                node = .values(values + [value])
-            case .object, .array:
-                throw CLIError("item \"\(item)\": \(here) already holds nested fields and cannot also be a value")
+            guard case .values(var values) = node else {
+                throw CLIError("item \"\(item)\": \(display(walked)) already holds nested fields and cannot also be a value")
             }
+            node = .values([])
+            values.append(value)
+            node = .values(values)
             return
         }
         let rest = path.dropFirst()
         switch first {
         case .key(let key):
             guard case .object(var children) = node else {
-                throw CLIError("item \"\(item)\": \(here) is \(kind(of: node)), so it cannot hold the field \"\(key)\"")
+                throw CLIError("item \"\(item)\": \(display(walked)) is \(kind(of: node)), so it cannot hold the field \"\(key)\"")
             }
-            var child = children[key] ?? Self.empty(for: rest.first)
-            try insert(value, path: rest, into: &child, item: item, walked: walked + [first])
-            children[key] = child
-            node = .object(children)
+            node = .values([])
+            var child = children.removeValue(forKey: key) ?? Self.empty(for: rest.first)
+            defer {
+                children[key] = child
+                node = .object(children)
+            }
+            try insert(value, path: rest, into: &child, name: name, item: item)
         case .append:
             guard case .array(var elements) = node else {
-                throw CLIError("item \"\(item)\": \(here) is \(kind(of: node)), so '[]' cannot add to it")
+                throw CLIError("item \"\(item)\": \(display(walked)) is \(kind(of: node)), so '[]' cannot add to it")
             }
+            node = .values([])
             var element = Self.empty(for: rest.first)
-            try insert(value, path: rest, into: &element, item: item, walked: walked + [first])
+            defer { node = .array(elements) }
+            try insert(value, path: rest, into: &element, name: name, item: item)
             elements.append(element)
-            node = .array(elements)
         }
     }
 
@@ -104,9 +112,15 @@ struct ParameterTree: Sendable {
     }
 
     /// `user[name]` for a walked path, for messages.
-    private static func display(_ walked: [ItemName.Component]) -> String {
+    private static func display(_ walked: ArraySlice<ItemName.Component>) -> String {
         guard let first = walked.first else { return "the top level" }
-        return walked.dropFirst().reduce(first.description) { $0 + "[" + ($1 == .append ? "" : $1.description) + "]" }
+        var text = first.description
+        for component in walked.dropFirst() {
+            text += "["
+            if component != .append { text += component.description }
+            text += "]"
+        }
+        return text
     }
 
     private static func parameters(of node: Node, repetition: Repetition) -> Parameters {
