@@ -4,7 +4,10 @@ import CourierRequestSerialization
 
 extension Session {
     /// A process-wide session on a shared `CurlTransport`, with AFNetworking's default request
-    /// serializer (parameters in the query for GET, HEAD and DELETE, a form body otherwise).
+    /// serializer (parameters in the query for GET, HEAD and DELETE, a form body otherwise) and its
+    /// `AFHTTPResponseSerializer` as the response serializer (``DataResponseSerializer``): a handle's
+    /// `value()` is the body's bytes when the status is 200–299 and a ``ResponseValidationError``
+    /// otherwise. For typed values use the `as:` calls (`get(_:as:)`), which validate and decode.
     ///
     /// ```swift
     /// let response = try await Session.shared.get("https://httpbin.org/get", parameters: ["q": "courier"]).response
@@ -19,7 +22,10 @@ extension Session {
             transport = UnavailableTransport(error: error)
         }
         return Session(
-            configuration: SessionConfiguration(requestSerializer: HTTPRequestSerializer()),
+            configuration: SessionConfiguration(
+                requestSerializer: HTTPRequestSerializer(),
+                responseSerializer: DataResponseSerializer()
+            ),
             transport: transport
         )
     }()

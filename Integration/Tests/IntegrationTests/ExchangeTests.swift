@@ -123,4 +123,14 @@ struct SharedSessionTests {
         let form = try await Session.shared.post("\(Servers.httpbin)/post", parameters: ["key": "value"]).response
         #expect((try json(form)["form"] as? [String: String])?["key"] == "value")
     }
+
+    @Test func sharedSessionValidatesAsAFHTTPResponseSerializerDoes() async throws {
+        // A handle's value() is the body's bytes for a 2xx, whatever its type...
+        let bytes = try await Session.shared.get("\(Servers.httpbin)/bytes/1000", parameters: ["seed": 7]).value()
+        #expect((bytes as? Data)?.count == 1000)
+        // ...and a typed validation error, which names the status, otherwise.
+        await #expect {
+            _ = try await Session.shared.get("\(Servers.httpbin)/status/404").value()
+        } throws: { ($0 as? CourierError)?.unacceptableStatus == .notFound }
+    }
 }
