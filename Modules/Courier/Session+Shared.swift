@@ -1,6 +1,7 @@
 import CourierCore
 import CourierCurl
 import CourierRequestSerialization
+import CourierResponseSerialization
 
 extension Session {
     /// A process-wide session on a shared `CurlTransport`, with AFNetworking's default request
