@@ -76,7 +76,7 @@ let package = Package(
         ),
         .target(
             name: "CourierMultipart",
-            dependencies: ["CourierCore", "CourierRequestSerialization", .product(name: "HTTPTypes", package: "swift-http-types")],
+            dependencies: ["CourierCore", .product(name: "HTTPTypes", package: "swift-http-types")],
             path: "Modules/Multipart",
             swiftSettings: strictSettings
         ),

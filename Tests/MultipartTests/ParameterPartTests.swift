@@ -41,7 +41,23 @@ import Testing
 
     @Test func nonDictionaryParametersAreATypedError() {
         var form = MultipartFormData()
-        let error = #expect(throws: RequestSerializationError.self) { try form.appendParameters(["a", "b"]) }
+        let error = #expect(throws: MultipartError.self) { try form.appendParameters(["a", "b"]) }
         #expect(error?.reason == .parametersNotDictionary)
+        #expect(error?.description.contains("not an array") == true)
+    }
+
+    @Test func partsAreNamedAndOrderedAsTheQueryStringNamesItsPairs() async throws {
+        // One set of naming rules (Core's) for queries, form bodies and multipart forms.
+        let parameters: Parameters = [
+            "user": ["name": "Ada", "tags": ["x", "y"]], "ids": .set([2, 10, 1]), "on": true, "pi": 3.25, "none": nil,
+        ]
+        let text = try await partsText(parameters)
+        let names = text.split(separator: "\r\n").compactMap { line -> String? in
+            guard line.hasPrefix("Content-Disposition: form-data; name=\"") else { return nil }
+            return String(line.dropFirst("Content-Disposition: form-data; name=\"".count).dropLast())
+        }
+        let queryPairs = try QueryString.pairs(from: parameters)
+        #expect(names == queryPairs.map(\.name))
+        #expect(names == ["ids", "ids", "ids", "none", "on", "pi", "user[name]", "user[tags][]", "user[tags][]"])
     }
 }

@@ -1,5 +1,4 @@
 import CourierCore
-import CourierRequestSerialization
 import FoundationEssentials
 
 extension MultipartFormData {
@@ -13,33 +12,35 @@ extension MultipartFormData {
     /// ```
     ///
     /// `.data` values are sent as raw bytes, `.null` as an empty part, other scalars as their
-    /// query text (`true` → `1`).
+    /// query text (`true` → `1`); names and order are Core's ``CourierCore/Parameters/queryPairs(arrays:booleans:)``.
     ///
-    /// - Throws: ``RequestSerializationError`` when the top level is not a dictionary.
-    public mutating func appendParameters(_ parameters: Parameters) throws(RequestSerializationError) {
+    /// - Throws: ``MultipartError`` (``MultipartError/Reason/parametersNotDictionary``) when the top
+    ///   level is not a dictionary: every part needs a name.
+    public mutating func appendParameters(_ parameters: Parameters) throws(MultipartError) {
         guard case .dictionary(let values) = parameters else {
-            // The query rules name the problem in the same words for forms.
-            _ = try QueryString.pairs(from: parameters)
-            return
+            throw MultipartError(
+                .parametersNotDictionary,
+                detail: "every part of a form is named, so the top level must be a dictionary, not \(parameters.kindDescription); wrap the value in one, e.g. [\"items\": …]"
+            )
         }
         for (key, value) in values.sorted(by: { $0.key < $1.key }) {
-            try appendParameter(named: key, value)
+            appendParameter(named: key, value)
         }
     }
 
-    private mutating func appendParameter(named name: String, _ value: Parameters) throws(RequestSerializationError) {
+    private mutating func appendParameter(named name: String, _ value: Parameters) {
         switch value {
         case .dictionary(let values):
             for (key, nested) in values.sorted(by: { $0.key < $1.key }) {
-                try appendParameter(named: name + "[" + key + "]", nested)
+                appendParameter(named: name + "[" + key + "]", nested)
             }
         case .array(let elements):
             for element in elements {
-                try appendParameter(named: name + "[]", element)
+                appendParameter(named: name + "[]", element)
             }
         case .set:
             // A set's order and naming are the query string's; its elements are never raw data.
-            for pair in try QueryString.pairs(from: [name: value]) {
+            for pair in (Parameters.dictionary([name: value]).queryPairs() ?? []) {
                 append(pair.value ?? "", name: pair.name)
             }
         case .data(let data):
@@ -47,8 +48,7 @@ extension MultipartFormData {
         case .null:
             append(Data(), name: name)
         case .bool, .int, .double, .string:
-            let text = try QueryString.pairs(from: [name: value]).first?.value ?? ""
-            append(text, name: name)
+            append(value.queryText(), name: name)
         }
     }
 }

@@ -30,6 +30,9 @@ public struct MultipartError: Error, Sendable, Hashable, CustomStringConvertible
         /// not allow (empty, over 70 characters, ending in a space, or holding a character such as
         /// CR, LF, `"` or a non-ASCII letter).
         public static let invalidBoundary = Reason(name: "invalid boundary")
+        /// Parameters given to ``MultipartFormData/appendParameters(_:)`` whose top level is not a
+        /// dictionary, so a part would have no name.
+        public static let parametersNotDictionary = Reason(name: "parameters not a dictionary")
         /// `GET` and `HEAD` carry no body, so they cannot carry a form (AFNetworking asserts).
         public static let methodWithoutBody = Reason(name: "method without body")
 

@@ -1,3 +1,5 @@
+import CourierCore
+
 extension QueryString {
     /// How arrays, booleans and spaces are written; the defaults are AFNetworking's rules.
     ///
@@ -10,23 +12,11 @@ extension QueryString {
     /// Servers differ: PHP and Rails read `ids[]=1`, many Go and Java frameworks read `ids=1&ids=2`,
     /// and HTML forms send spaces as `+`. The defaults keep AFNetworking's bytes exactly.
     public struct Options: Sendable, Hashable {
-        /// How each element of an array is named.
-        public enum ArrayStyle: Sendable, Hashable {
-            /// `key[]` for every element, in order (AFNetworking's rule).
-            case brackets
-            /// The bare `key` for every element, in order: `key=a&key=b`.
-            case noBrackets
-            /// `key[0]`, `key[1]`, … so a server can rebuild positions and nested arrays.
-            case indexed
-        }
+        /// How each element of an array is named (Core's, shared with multipart forms).
+        public typealias ArrayStyle = QueryPair.ArrayStyle
 
-        /// How a boolean reads.
-        public enum BoolStyle: Sendable, Hashable {
-            /// `1` and `0`, as `NSNumber` describes `YES` and `NO` (AFNetworking's rule).
-            case numeric
-            /// `true` and `false`.
-            case literal
-        }
+        /// How a boolean reads (Core's, shared with multipart forms).
+        public typealias BoolStyle = QueryPair.BoolStyle
 
         /// How a space is written.
         public enum SpaceStyle: Sendable, Hashable {

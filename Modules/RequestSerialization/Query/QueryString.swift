@@ -47,19 +47,16 @@ public enum QueryString {
     }
 
     /// The unescaped name–value pairs for `parameters`, in query order, with array names and
-    /// boolean text as `options` say (``Options/spaces`` applies only when a pair is escaped).
+    /// boolean text as `options` say (``Options/spaces`` applies only when a pair is escaped):
+    /// ``CourierCore/Parameters/queryPairs(arrays:booleans:)``, which multipart forms share.
     ///
     /// - Throws: ``RequestSerializationError/Reason/parametersNotDictionary`` when the top level
     ///   is not a dictionary.
     public static func pairs(
         from parameters: Parameters, options: Options = .default
     ) throws(RequestSerializationError) -> [QueryPair] {
-        let values = try topLevel(of: parameters)
-        var pairs: [QueryPair] = []
-        for (key, value) in values.sorted(by: { $0.key < $1.key }) {
-            appendPairs(named: key, for: value, options: options, to: &pairs)
-        }
-        return pairs
+        _ = try topLevel(of: parameters)
+        return parameters.queryPairs(arrays: options.arrays, booleans: options.booleans) ?? []
     }
 
     /// The top-level dictionary of `parameters`.
@@ -71,79 +68,5 @@ public enum QueryString {
             )
         }
         return values
-    }
-
-    /// Appends the pairs of `value` under `name` (AFNetworking's `AFQueryStringPairsFromKeyAndValue`).
-    private static func appendPairs(named name: String, for value: Parameters, options: Options, to pairs: inout [QueryPair]) {
-        switch value {
-        case .dictionary(let values):
-            for (key, nested) in values.sorted(by: { $0.key < $1.key }) {
-                appendPairs(named: name + "[" + key + "]", for: nested, options: options, to: &pairs)
-            }
-        case .array(let elements):
-            for (index, element) in elements.enumerated() {
-                appendPairs(named: elementName(name, index: index, style: options.arrays), for: element, options: options, to: &pairs)
-            }
-        case .set(let elements):
-            for element in sortedSetElements(elements, options: options) {
-                appendPairs(named: name, for: element, options: options, to: &pairs)
-            }
-        case .null:
-            pairs.append(QueryPair(name: name, value: nil))
-        case .bool, .int, .double, .string, .data:
-            pairs.append(QueryPair(name: name, value: value.queryText(booleans: options.booleans)))
-        }
-    }
-
-    /// The unescaped name of an array's element.
-    private static func elementName(_ name: String, index: Int, style: Options.ArrayStyle) -> String {
-        switch style {
-        case .brackets: return name + "[]"
-        case .noBrackets: return name
-        case .indexed: return name + "[" + String(index) + "]"
-        }
-    }
-
-    /// A set's elements in query order: by their text, as AFNetworking sorts by `description`.
-    ///
-    /// Elements of different kinds can share a text (`.null` and `.string("<null>")`, `.int(1)` and
-    /// `.bool(true)`), and a set's iteration order changes from one process to the next, so ties go by
-    /// kind: the same parameters always give the same query (found by the query-string fuzz target).
-    static func sortedSetElements(_ elements: Set<Parameters>, options: Options) -> [Parameters] {
-        elements
-            .map { (sortKey: setSortKey(of: $0, options: options), rank: kindRank(of: $0), element: $0) }
-            .sorted { ($0.sortKey, $0.rank) < ($1.sortKey, $1.rank) }
-            .map(\.element)
-    }
-
-    /// The order of kinds among set elements with the same text. Two elements of one kind with the same
-    /// text render the same pairs, so their order does not show.
-    private static func kindRank(of element: Parameters) -> Int {
-        switch element {
-        case .null: return 0
-        case .bool: return 1
-        case .int: return 2
-        case .double: return 3
-        case .string: return 4
-        case .data: return 5
-        case .array: return 6
-        case .set: return 7
-        case .dictionary: return 8
-        }
-    }
-
-    /// The text a set element sorts by: a scalar's own text, `<null>` for null (`NSNull`'s
-    /// description), and a collection's unescaped pairs as if it had an empty name.
-    private static func setSortKey(of element: Parameters, options: Options) -> String {
-        switch element {
-        case .null:
-            return "<null>"
-        case .bool, .int, .double, .string, .data:
-            return element.queryText(booleans: options.booleans)
-        case .array, .set, .dictionary:
-            var pairs: [QueryPair] = []
-            appendPairs(named: "", for: element, options: options, to: &pairs)
-            return pairs.map(\.description).joined(separator: "&")
-        }
     }
 }

@@ -52,7 +52,7 @@ struct QueryWriter {
         case .array(let elements):
             writeElements(of: elements)
         case .set(let elements):
-            for element in QueryString.sortedSetElements(elements, options: options) {
+            for element in Parameters.setElementsInQueryOrder(elements, arrays: options.arrays, booleans: options.booleans) {
                 write(element)
             }
         case .null:

@@ -6,12 +6,14 @@ import Musl
 import Darwin
 #endif
 
-/// How a number reads in a query string: as `NSNumber`'s `description`, which AFNetworking uses.
-enum NumberDescription {
+/// How a number reads as text: in a query string or form as `NSNumber`'s `description`, which AFNetworking
+/// uses, and in JSON and property lists in the shortest form that reads back exactly. In Core because the
+/// flattening of ``Parameters`` (query strings, forms, multipart parts) and the serializers share it.
+package enum NumberDescription {
     /// A double as `NSNumber` describes it, i.e. printf's `%.16g`: integral values without a
     /// fraction (`2.0` → `2`), at most 16 significant digits (`0.1 + 0.2` → `0.3`), exponent form
     /// from 10¹⁶ up and below 10⁻⁴ (`1e+16`, `1e-05`), and `nan`, `inf`, `-inf`.
-    static func of(_ value: Double) -> String {
+    package static func of(_ value: Double) -> String {
         if value.isNaN { return "nan" }
         if value.isInfinite { return value < 0 ? "-inf" : "inf" }
         if value == 0 { return value.sign == .minus ? "-0" : "0" }
@@ -25,7 +27,7 @@ enum NumberDescription {
     /// A finite double in the shortest text that reads back as the same double, integral values
     /// below 10¹⁶ in magnitude without a fraction: `2`, `0.1`, `-0`, `1e+16`, `5e-324`. The form
     /// JSON and property-list bodies use, where exactness matters more than `NSNumber`'s look.
-    static func roundTrip(_ value: Double) -> String {
+    package static func roundTrip(_ value: Double) -> String {
         if value == 0 { return value.sign == .minus ? "-0" : "0" }
         if value.magnitude < 1e16, value.rounded(.towardZero) == value {
             return String(Int64(value))
