@@ -69,6 +69,13 @@ struct RetryOnceOn503: Interceptor {
         #expect(context.timeouts == timeouts)
         #expect(context.trustEvaluator == nil)
         #expect(context.control.state == .running)
+        // Running, as a session's task is when a transport sees it: suspend acts at once, with no event of a resume.
+        #expect(context.task.state == .running)
+        context.task.suspend()
+        #expect(context.control.state == .suspended)
+        context.task.resume()
+        #expect(context.control.state == .running)
+        #expect(recorder.events(of: .taskResumed).count == 1)
 
         // What a transport under test reports reaches the listener and the task.
         context.requestSent(request)

@@ -222,9 +222,14 @@ public final class SessionTask: Sendable, Hashable, Identifiable, CustomStringCo
     // MARK: Lifecycle plumbing for the session
 
     /// Marks a task made for a standalone context (see `Storage.standalone`): a recording listener and
-    /// the task it records would otherwise keep each other alive (LeakSanitizer found the cycle).
+    /// the task it records would otherwise keep each other alive (LeakSanitizer found the cycle). The
+    /// task starts running, as a session's task is by the time a transport sees it, so `suspend()` and
+    /// `cancel()` act at once; no `taskResumed` event is reported, since nothing resumed it.
     func makeStandalone() {
-        storage.withLock { $0.standalone = true }
+        storage.withLock {
+            $0.standalone = true
+            _ = $0.machine.startInline()
+        }
     }
 
     /// False until the first `resume()` (or an inline start).
