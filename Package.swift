@@ -238,6 +238,17 @@ let package = Package(
             path: "Tests/TestingTests",
             swiftSettings: strictSettings
         ),
+        // The examples of docs/guide-modules.md: its recipes combine products no module's tests hold together.
+        .testTarget(
+            name: "CourierGuideTests",
+            dependencies: [
+                "CourierCore", "CourierCurl", "CourierRequestSerialization", "CourierMultipart",
+                "CourierResponseSerialization", "CourierXML", "CourierSecurity", "CourierTesting",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ],
+            path: "Tests/GuideTests",
+            swiftSettings: strictSettings
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -95,6 +95,19 @@ let text = try document.xpath("string(/a/b)").string
 precondition(text == "c")
 ' "libxml2"
 
+# A forms-only program: multipart names its fields by Core's flattening, so no query serializer comes with it.
+check FormsOnly "CourierCore CourierMultipart" "CourierCore CourierMultipart FoundationEssentials" \
+    "FoundationNetworking|libFoundation\.so|libxml2|libcurl|libssl|libcrypto" '
+var form = MultipartFormData()
+try form.appendParameters(["user": ["name": "Ada"], "tags": ["a", "b"]])
+form.append(Data("x".utf8), name: "file", fileName: "x.txt", mimeType: "text/plain")
+precondition(form.contentLength > 0)
+'
+if nm "$work/.build/debug/FormsOnly" | grep -q '27CourierRequestSerialization'; then
+    die "FormsOnly holds code of CourierRequestSerialization, which CourierMultipart no longer needs"
+fi
+echo "ok: FormsOnly holds no code of CourierRequestSerialization"
+
 check ReachabilityOnly "CourierReachability" "CourierReachability" \
     "FoundationNetworking|libFoundation\.so|libxml2|libcurl|libssl" '
 let monitor = ReachabilityMonitor(target: .address(IPAddress("127.0.0.1")!))

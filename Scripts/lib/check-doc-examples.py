@@ -20,6 +20,8 @@ GUIDES = {
     "docs/xml.md": "Tests/XMLTests/DocExamplesTests.swift",
     "docs/reachability.md": "Tests/ReachabilityTests/DocExamplesTests.swift",
     "docs/guide-middleware.md": "Tests/CoreTests/MiddlewareGuideTests.swift",
+    "docs/guide-transports.md": "Tests/CoreTests/TransportsGuideTests.swift",
+    "docs/guide-modules.md": "Tests/GuideTests/ModulesGuideTests.swift",
 }
 
 
