@@ -238,11 +238,11 @@ let package = Package(
             path: "Tests/TestingTests",
             swiftSettings: strictSettings
         ),
-        // The examples of docs/guide-modules.md: its recipes combine products no module's tests hold together.
+        // The examples of docs/guide-modules.md and the README: they combine products no module's tests hold together.
         .testTarget(
             name: "CourierGuideTests",
             dependencies: [
-                "CourierCore", "CourierCurl", "CourierRequestSerialization", "CourierMultipart",
+                "Courier", "CourierCore", "CourierCurl", "CourierRequestSerialization", "CourierMultipart",
                 "CourierResponseSerialization", "CourierXML", "CourierSecurity", "CourierTesting",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
