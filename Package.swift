@@ -195,7 +195,7 @@ let package = Package(
         .testTarget(
             name: "CourierCLITests",
             dependencies: [
-                "CourierCLI", "CourierCore", "CourierRequestSerialization", "CourierReachability", "CourierSecurity",
+                "CourierCLI", "CourierCore", "CourierRequestSerialization", "CourierResponseSerialization", "CourierReachability", "CourierSecurity",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],

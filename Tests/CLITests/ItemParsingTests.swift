@@ -1,5 +1,6 @@
 @testable import CourierCLI
 import CourierCore
+import CourierResponseSerialization
 import Testing
 
 @Suite("Request items")
@@ -180,44 +181,47 @@ struct ItemParsingTests {
     // MARK: Raw JSON
 
     @Test func rawJSONValuesParse() throws {
-        #expect(try JSONValueParser.parse("42") == 42)
-        #expect(try JSONValueParser.parse("-1.5e2") == .double(-150))
-        #expect(try JSONValueParser.parse("true") == true)
-        #expect(try JSONValueParser.parse("null") == .null)
-        #expect(try JSONValueParser.parse(#" "a\"b\u00e9\ud83d\ude00" "#) == "a\"bé😀")
-        #expect(try JSONValueParser.parse(#"{"a":[1,{"b":false}],"c":{}}"#) == ["a": [1, ["b": false]], "c": .dictionary([:])])
-        #expect(try JSONValueParser.parse("[]") == .array([]))
-        #expect(try JSONValueParser.parse("12345678901234567890") == .double(12345678901234567168))
+        #expect(try RawJSONValue.parse("42") == 42)
+        #expect(try RawJSONValue.parse("-1.5e2") == .double(-150))
+        #expect(try RawJSONValue.parse("true") == true)
+        #expect(try RawJSONValue.parse("null") == .null)
+        #expect(try RawJSONValue.parse(#" "a\"b\u00e9\ud83d\ude00" "#) == "a\"bé😀")
+        #expect(try RawJSONValue.parse(#"{"a":[1,{"b":false}],"c":{}}"#) == ["a": [1, ["b": false]], "c": .dictionary([:])])
+        #expect(try RawJSONValue.parse("[]") == .array([]))
+        #expect(try RawJSONValue.parse("12345678901234567890") == .double(12345678901234567168))
     }
 
     @Test func rawJSONStringsMustBeUTF8() {
-        // Found by the cli-json fuzz target: invalid UTF-8 inside a string was read as U+FFFD, where the response
-        // parser refuses the text; a body that is not UTF-8 is not pretty-printed as JSON either.
-        #expect(throws: JSONValueParser.SyntaxError.self) { try JSONValueParser.parse([0x22, 0x20, 0xFF, 0xFE, 0x22]) }
-        #expect(throws: JSONValueParser.SyntaxError.self) { try JSONValueParser.parse([0x5B, 0x22, 0xC3, 0x22, 0x5D]) }
-        #expect(!JSONValueParser.isValid([0x7B, 0x22, 0x61, 0xED, 0xA0, 0x80, 0x22, 0x3A, 0x31, 0x7D]))
-        #expect(JSONValueParser.isValid(Array(#"{"é":"\u00e9"}"#.utf8)))
+        // Found by fuzzing the CLI's former parser against the response parser: invalid UTF-8 inside a string was read
+        // as U+FFFD; a body that is not UTF-8 is not pretty-printed as JSON either. One parser now reads both.
+        #expect(!RawJSONValue.isValid([0x22, 0x20, 0xFF, 0xFE, 0x22]))
+        #expect(!RawJSONValue.isValid([0x5B, 0x22, 0xC3, 0x22, 0x5D]))
+        #expect(!RawJSONValue.isValid([0x7B, 0x22, 0x61, 0xED, 0xA0, 0x80, 0x22, 0x3A, 0x31, 0x7D]))
+        #expect(RawJSONValue.isValid(Array(#"{"é":"\u00e9"}"#.utf8)))
     }
 
     @Test(arguments: [
-        ("", "invalid JSON at offset 0: expected a value"),
-        ("[1,]", "invalid JSON at offset 3: expected a value (object, array, string, number, true, false or null)"),
-        ("{\"a\" 1}", "invalid JSON at offset 5: expected ':' after the key"),
-        ("[1 2]", "invalid JSON at offset 3: expected ',' or ']'"),
-        ("tru", "invalid JSON at offset 0: expected true"),
-        ("01", "invalid JSON at offset 1: expected end of text after the value"),
-        ("\"abc", "invalid JSON at offset 4: expected '\"' to close the string"),
-        ("1.", "invalid JSON at offset 2: expected a digit after '.'"),
-        ("[1] x", "invalid JSON at offset 4: expected end of text after the value"),
-        ("swift", "invalid JSON at offset 0: expected a value (object, array, string, number, true, false or null)"),
+        ("", "invalid JSON at line 1, column 1: the document is empty"),
+        ("[1,]", "invalid JSON at line 1, column 4: unexpected character ']'"),
+        ("{\"a\" 1}", "invalid JSON at line 1, column 6: expected ':' after an object key"),
+        ("[1 2]", "invalid JSON at line 1, column 4: expected ',' or ']' in an array, found '2'"),
+        ("tru", "invalid JSON at line 1, column 1: the document ended inside a literal"),
+        ("01", "invalid JSON at line 1, column 2: a number cannot have a leading zero"),
+        ("\"abc", "invalid JSON at line 1, column 5: the document ended inside a string"),
+        ("1.", "invalid JSON at line 1, column 3: a fraction needs digits"),
+        ("[1] x", "invalid JSON at line 1, column 5: unexpected data after the document"),
+        ("swift", "invalid JSON at line 1, column 1: unexpected character 's'"),
+        ("[1,\n 2,\n x]", "invalid JSON at line 3, column 2: unexpected character 'x'"),
     ])
     func invalidJSONSaysWhereAndWhat(text: String, message: String) throws {
-        let error = try #require(throws: JSONValueParser.SyntaxError.self) { try JSONValueParser.parse(text) }
+        let error = try #require(throws: JSONParser.Failure.self) { try RawJSONValue.parse(text) }
         #expect(error.description == message)
     }
 
-    @Test func deepNestingIsRefused() {
+    @Test func deepNestingIsRefused() throws {
         let deep = String(repeating: "[", count: 600) + String(repeating: "]", count: 600)
-        #expect(throws: JSONValueParser.SyntaxError.self) { try JSONValueParser.parse(deep) }
+        #expect(throws: JSONParser.Failure.self) { try RawJSONValue.parse(deep) }
+        let deepest = String(repeating: "[", count: RawJSONValue.maximumDepth) + String(repeating: "]", count: RawJSONValue.maximumDepth)
+        #expect(try RawJSONValue.parse(deepest) != .null)
     }
 }

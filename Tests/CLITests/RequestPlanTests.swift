@@ -110,7 +110,7 @@ struct RequestPlanTests {
 
     @Test func invalidRawJSONIsAnErrorBeforeSending() throws {
         let error = try #require(throws: CLIError.self) { try plan(["http://h/", "n:=[1,"]) }
-        #expect(error.message == "item \"n:=[1,\": invalid JSON at offset 3: expected a value")
+        #expect(error.message == "item \"n:=[1,\": invalid JSON at line 1, column 4: the document ended where a value was expected")
     }
 
     // MARK: Headers

@@ -28,9 +28,9 @@ struct ItemName: Equatable, Sendable {
     var isFlat: Bool { components.count == 1 }
 
     /// The deepest path a name may spell, as deep as the JSON values `name:=json` accepts
-    /// (``JSONValueParser/maximumDepth``): every level is a recursion when the tree is built and
+    /// (``RawJSONValue/maximumDepth``): every level is a recursion when the tree is built and
     /// written, and a command line can hold a name 64,000 levels deep.
-    static let maximumDepth = JSONValueParser.maximumDepth
+    static let maximumDepth = RawJSONValue.maximumDepth
 
     /// Reads `rawName` (escapes still in place).
     ///

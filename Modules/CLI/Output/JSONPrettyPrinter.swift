@@ -15,7 +15,7 @@
 enum JSONPrettyPrinter {
     /// The indented document followed by a newline, or `nil` when `bytes` are not JSON.
     static func format(_ bytes: [UInt8], indent: Int = 2) -> [UInt8]? {
-        guard JSONValueParser.isValid(bytes) else { return nil }
+        guard RawJSONValue.isValid(bytes) else { return nil }
         var output: [UInt8] = []
         output.reserveCapacity(bytes.count + bytes.count / 2)
         var level = 0

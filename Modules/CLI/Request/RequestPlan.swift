@@ -133,7 +133,7 @@ struct RequestPlan {
                 }
                 let value: Parameters
                 do {
-                    value = try JSONValueParser.parse(item.value)
+                    value = try RawJSONValue.parse(item.value)
                 } catch {
                     throw CLIError("item \"\(item.argument)\": \(error)")
                 }

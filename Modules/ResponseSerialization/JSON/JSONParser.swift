@@ -6,21 +6,34 @@ import FoundationEssentials
 /// Why our own: FoundationEssentials has no `JSONSerialization`, and decoding an untyped tree
 /// through `JSONDecoder` tries each type in turn and throws on every miss. Nesting is bounded
 /// (``maximumDepth``) so a hostile `[[[[…` cannot exhaust the stack.
-struct JSONParser {
+///
+/// Package-wide so the `courier` command line reads `name:=json` items and decides what to
+/// pretty-print with the same parser that reads responses: one set of JSON rules, not two.
+package struct JSONParser {
     /// Deeper documents fail instead of recursing further.
-    static let maximumDepth = 512
+    package static let maximumDepth = 512
 
-    struct Options {
-        var allowsFragments = false
-        var removesNulls = false
+    package struct Options {
+        /// Any value at the top level, not only an object or an array.
+        package var allowsFragments = false
+        /// Null object members and array elements are left out.
+        package var removesNulls = false
+
+        package init(allowsFragments: Bool = false, removesNulls: Bool = false) {
+            self.allowsFragments = allowsFragments
+            self.removesNulls = removesNulls
+        }
     }
 
     /// Where and why parsing failed.
-    struct Failure: Error {
-        var message: String
-        var offset: Int
-        var line: Int
-        var column: Int
+    package struct Failure: Error, CustomStringConvertible {
+        package var message: String
+        /// Offset of the offending byte in the UTF-8 text.
+        package var offset: Int
+        package var line: Int
+        package var column: Int
+
+        package var description: String { "invalid JSON at line \(line), column \(column): \(message)" }
     }
 
     private let bytes: UnsafeBufferPointer<UInt8>
@@ -34,7 +47,7 @@ struct JSONParser {
     }
 
     /// Parses a whole document.
-    static func parse(_ data: Data, options: Options) throws(Failure) -> JSONValue {
+    package static func parse(_ data: Data, options: Options) throws(Failure) -> JSONValue {
         let result: Result<JSONValue, Failure> = data.withUnsafeBytes { raw in
             var parser = JSONParser(bytes: raw.bindMemory(to: UInt8.self), options: options)
             do throws(Failure) {

@@ -16,7 +16,6 @@ enum FuzzTargets {
     /// Every target, in the order Scripts/fuzz.sh runs them.
     static let all: [any FuzzTarget.Type] = [
         JSONFuzz.self,
-        CLIJSONFuzz.self,
         ResponseHeadFuzz.self,
         CLIItemFuzz.self,
         PercentEscapingFuzz.self,

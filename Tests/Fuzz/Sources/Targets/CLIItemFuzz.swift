@@ -27,7 +27,7 @@ enum CLIItemFuzz: FuzzTarget {
             guard item.kind == .data || item.kind == .rawJSON else { continue }
             let value: Parameters
             if item.kind == .rawJSON {
-                guard let parsed = try? JSONValueParser.parse(item.value) else { continue }
+                guard let parsed = try? RawJSONValue.parse(item.value) else { continue }
                 value = parsed
             } else {
                 value = .string(item.value)
