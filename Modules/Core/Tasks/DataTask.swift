@@ -9,7 +9,7 @@ import FoundationEssentials
 /// task.resume()
 /// let response = try await task.response          // or await it; awaiting resumes a new task
 /// ```
-public final class DataTask: TaskHandle {
+public final class DataTask: TaskHandle, ResponseHandle {
     /// The task behind the handle.
     public let task: SessionTask
     let slot = CompletionSlot<DataResponse>()
@@ -23,7 +23,7 @@ public final class DataTask: TaskHandle {
     /// The buffered response. Awaiting it resumes a task that was never resumed, and cancelling
     /// the awaiting Swift task cancels this task.
     public var response: DataResponse {
-        get async throws(CourierError) { try await slot.value(resuming: task) }
+        get async throws(CourierError) { try await awaitedResponse }
     }
 
     /// The response turned into a value by `serializer`.
@@ -48,11 +48,7 @@ public final class DataTask: TaskHandle {
         group: DispatchGroup? = nil,
         _ handler: @escaping @Sendable (Result<DataResponse, CourierError>) -> Void
     ) -> Self {
-        slot.whenResolved(
-            queue: queue ?? session.completionQueue,
-            group: group ?? session.configuration.completionGroup,
-            handler
-        )
+        deliverResponse(queue: queue, group: group, handler)
         return self
     }
 }

@@ -8,7 +8,7 @@ import FoundationEssentials
 /// let task = session.downloadTask(with: request, to: .suggested(in: URL(filePath: "/tmp")))
 /// let file = try await task.response.fileURL
 /// ```
-public final class DownloadTask: TaskHandle {
+public final class DownloadTask: TaskHandle, ResponseHandle {
     /// The task behind the handle.
     public let task: SessionTask
     let slot = CompletionSlot<DownloadResponse>()
@@ -22,7 +22,7 @@ public final class DownloadTask: TaskHandle {
     /// The finished download. Awaiting it resumes a task that was never resumed, and cancelling
     /// the awaiting Swift task cancels this task.
     public var response: DownloadResponse {
-        get async throws(CourierError) { try await slot.value(resuming: task) }
+        get async throws(CourierError) { try await awaitedResponse }
     }
 
     /// Calls `handler` once with the result, on `queue` (the session's completion queue when
@@ -33,11 +33,7 @@ public final class DownloadTask: TaskHandle {
         group: DispatchGroup? = nil,
         _ handler: @escaping @Sendable (Result<DownloadResponse, CourierError>) -> Void
     ) -> Self {
-        slot.whenResolved(
-            queue: queue ?? session.completionQueue,
-            group: group ?? session.configuration.completionGroup,
-            handler
-        )
+        deliverResponse(queue: queue, group: group, handler)
         return self
     }
 }
