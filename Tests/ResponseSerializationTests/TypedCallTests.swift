@@ -113,4 +113,15 @@ import Testing
         #expect(missing.status == .notFound)  // no validation on the raw form
         #expect(try await api.value(.get, "users/1", using: DecodableResponseSerializer<User>()).fullName == "Ada Lovelace")
     }
+
+    @Test func aHandleGivesATypedValueToo() async throws {
+        let task = try api.get("users/1", parameters: ["fields": "all"])
+        #expect(try await task.value(as: User.self) == User(id: 1, fullName: "Ada Lovelace"))
+        #expect(transport.requests.last?.head.path == "/v1/users/1?fields=all")
+        // Validated as the one-liners are: a 404 is a status failure, a body that does not decode a serialization one.
+        let missing = await #expect(throws: CourierError.self) { try await api.get("users/404").value(as: User.self) }
+        #expect(missing?.unacceptableStatus == .notFound)
+        let broken = await #expect(throws: CourierError.self) { try await api.get("broken").value(as: User.self) }
+        #expect(broken?.kind == .serializationFailed)
+    }
 }

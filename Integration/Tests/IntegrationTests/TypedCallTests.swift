@@ -54,4 +54,13 @@ struct TypedCallTests {
         }
         #expect(error?.kind == .timedOut)
     }
+
+    @Test func aHandleDecodesWithProgress() async throws {
+        let task = try api.get("json")
+        let document = try await task.value(as: Document.self)
+        #expect(document.slideshow.author == "Yours Truly")
+        #expect(task.downloadProgress.completed > 0 && task.state == .completed)
+        let error = await #expect(throws: CourierError.self) { try await api.get("status/503").value(as: Document.self) }
+        #expect(error?.unacceptableStatus == .serviceUnavailable)
+    }
 }

@@ -98,9 +98,25 @@ extension Session {
     }
 
     /// The typed calls' serializer: JSON content types only when the decoder reads JSON.
-    private static func serializer<Value: Decodable & Sendable>(_ type: Value.Type, _ decoder: any DataDecoder) -> DecodableResponseSerializer<Value> {
+    static func serializer<Value: Decodable & Sendable>(_ type: Value.Type, _ decoder: any DataDecoder) -> DecodableResponseSerializer<Value> {
         let contentTypes = decoder is JSONDecoder ? JSONResponseSerializer.defaultContentTypes : nil
         return DecodableResponseSerializer(decoder: decoder, validator: ResponseValidator(acceptableContentTypes: contentTypes))
+    }
+}
+
+extension DataTask {
+    /// The response validated and decoded as `Value`, as the session's typed calls do it: for those
+    /// who want a handle (progress, suspend, cancel, completion handlers) and a typed result.
+    ///
+    /// ```swift
+    /// let task = try api.get("users/1").onDownloadProgress { print($0.fractionCompleted) }
+    /// let user = try await task.value(as: User.self)
+    /// ```
+    public func value<Value: Decodable & Sendable>(
+        as type: Value.Type,
+        decoder: any DataDecoder = JSONDecoder()
+    ) async throws(CourierError) -> Value {
+        try await value(using: Session.serializer(Value.self, decoder))
     }
 }
 
