@@ -4,7 +4,8 @@
 # the fault server, the forward proxy, the upload sink, the compression server, and for CourierSecurity: nginx
 # TLS with an unrelated chain, nginx with mutual TLS, and the TLS recorder; for the chaos tests: the chaos server
 # (HTTP/1.1 cut, reset, lying and stalling at chosen offsets) and the TLS chaos server (HTTP/2 RST_STREAM and
-# GOAWAY over TLS, TLS handshakes that fail).
+# GOAWAY over TLS, TLS handshakes that fail); for streaming: the SSE server (server-sent events, line and NDJSON
+# streams).
 #
 # Usage: Scripts/servers.sh start|stop|status|env
 #   start   generates what is missing (certificates, big files), starts what is not running, waits until
@@ -18,7 +19,7 @@
 # COURIER_PROXY_PORT (18085), COURIER_SINK_PORT (18086), COURIER_COMPRESSION_PORT (18087, its cache of
 # generated bodies in $STATE/compressed), COURIER_TLS_OTHER_PORT (18090), COURIER_MTLS_PORT (18091),
 # COURIER_TLS_RECORDER_PORT (18092), COURIER_CHAOS_PORT (18093), COURIER_TLS_CHAOS_PORT (18094),
-# COURIER_HTTPBIN_WORKERS (2, each with 8 threads), COURIER_NGINX_WORKERS (1),
+# COURIER_SSE_PORT (18095), COURIER_HTTPBIN_WORKERS (2, each with 8 threads), COURIER_NGINX_WORKERS (1),
 # COURIER_NGINX_ACCESS_LOG (on; "off" for benchmarks that must not write a line per request).
 # `start` records the settings it used in the state directory; `env`, `status` and `stop` use them unless
 # overridden, and so does a `start` while servers run (one with other settings then fails: stop first).
@@ -34,7 +35,7 @@ CERTS="$STATE/certs"
 FILES="$STATE/files"
 LOGS="$STATE/logs"
 SOCKET="$STATE/nginx.sock"
-SERVERS=(httpbin nginx fault proxy sink compression recorder chaos tlschaos)
+SERVERS=(httpbin nginx fault proxy sink compression recorder chaos tlschaos sse)
 
 # What a live server's command line contains, so a recycled pid is never taken for (or killed as) one.
 signature() {
@@ -48,6 +49,7 @@ signature() {
         recorder) echo "tls_recorder.py" ;;
         chaos) echo "chaos_server.py" ;;
         tlschaos) echo "tls_chaos_server.py" ;;
+        sse) echo "sse_server.py" ;;
     esac
 }
 log_of() { echo "$LOGS/$1.log"; }
@@ -95,12 +97,13 @@ MTLS_PORT="$(setting COURIER_MTLS_PORT 18091)"
 RECORDER_PORT="$(setting COURIER_TLS_RECORDER_PORT 18092)"
 CHAOS_PORT="$(setting COURIER_CHAOS_PORT 18093)"
 TLS_CHAOS_PORT="$(setting COURIER_TLS_CHAOS_PORT 18094)"
+SSE_PORT="$(setting COURIER_SSE_PORT 18095)"
 HTTPBIN_WORKERS="$(setting COURIER_HTTPBIN_WORKERS 2)"
 NGINX_WORKERS="$(setting COURIER_NGINX_WORKERS 1)"
 NGINX_ACCESS_LOG="$(setting COURIER_NGINX_ACCESS_LOG on)"
 for port in "$HTTPBIN_PORT" "$NGINX_PORT" "$H2C_PORT" "$TLS_PORT" "$FAULT_PORT" "$PROXY_PORT" "$SINK_PORT" \
     "$COMPRESSION_PORT" "$TLS_OTHER_PORT" "$MTLS_PORT" "$RECORDER_PORT" "$CHAOS_PORT" "$TLS_CHAOS_PORT" \
-    "$HTTPBIN_WORKERS" "$NGINX_WORKERS"; do
+    "$SSE_PORT" "$HTTPBIN_WORKERS" "$NGINX_WORKERS"; do
     [[ "$port" =~ ^[1-9][0-9]*$ ]] && [ "$port" -le 65535 ] ||
         die "not a port or a count: '$port' (check the COURIER_*_PORT and COURIER_*_WORKERS variables)"
 done
@@ -119,6 +122,7 @@ MTLS_URL="https://127.0.0.1:$MTLS_PORT"
 RECORDER_URL="https://127.0.0.1:$RECORDER_PORT"
 CHAOS_URL="http://127.0.0.1:$CHAOS_PORT"
 TLS_CHAOS_URL="https://127.0.0.1:$TLS_CHAOS_PORT"
+SSE_URL="http://127.0.0.1:$SSE_PORT"
 
 # --- processes ---------------------------------------------------------------------------------------
 
@@ -180,6 +184,7 @@ probe() {
         recorder) pid_of recorder >/dev/null && "${curl[@]}" --cacert "$CERTS/root.pem" "$RECORDER_URL/health" ;;
         chaos) pid_of chaos >/dev/null && "${curl[@]}" "$CHAOS_URL/health" ;;
         tlschaos) pid_of tlschaos >/dev/null && "${curl[@]}" --http2 --cacert "$CERTS/root.pem" "$TLS_CHAOS_URL/health" ;;
+        sse) pid_of sse >/dev/null && "${curl[@]}" "$SSE_URL/health" ;;
     esac
 }
 
@@ -290,6 +295,7 @@ COURIER_MTLS_PORT=$MTLS_PORT
 COURIER_TLS_RECORDER_PORT=$RECORDER_PORT
 COURIER_CHAOS_PORT=$CHAOS_PORT
 COURIER_TLS_CHAOS_PORT=$TLS_CHAOS_PORT
+COURIER_SSE_PORT=$SSE_PORT
 COURIER_HTTPBIN_WORKERS=$HTTPBIN_WORKERS
 COURIER_NGINX_WORKERS=$NGINX_WORKERS
 COURIER_NGINX_ACCESS_LOG=$NGINX_ACCESS_LOG
@@ -339,6 +345,7 @@ cmd_start() {
             recorder) port_free "$RECORDER_PORT" "the TLS recorder" ;;
             chaos) port_free "$CHAOS_PORT" "the chaos server" ;;
             tlschaos) port_free "$TLS_CHAOS_PORT" "the TLS chaos server" ;;
+            sse) port_free "$SSE_PORT" "the SSE server" ;;
         esac
     done
     for name in "${started[@]}"; do
@@ -355,6 +362,7 @@ cmd_start() {
             chaos) start_python_server chaos chaos_server.py "$CHAOS_PORT" --cache-dir "$STATE/compressed" ;;
             tlschaos) start_python_server tlschaos tls_chaos_server.py "$TLS_CHAOS_PORT" \
                 --cert "$CERTS/chain.pem" --key "$CERTS/leaf.key" ;;
+            sse) start_python_server sse sse_server.py "$SSE_PORT" ;;
         esac
     done
 
@@ -367,6 +375,7 @@ cmd_start() {
     wait_until_ready recorder 10
     wait_until_ready chaos 10
     wait_until_ready tlschaos 10
+    wait_until_ready sse 10
     if [ ${#started[@]} -eq 0 ]; then
         log "servers already running (state in $STATE)"
     else
@@ -376,7 +385,7 @@ cmd_start() {
 
 cmd_stop() {
     local name
-    for name in tlschaos chaos recorder compression sink proxy fault nginx httpbin; do stop_server "$name"; done
+    for name in sse tlschaos chaos recorder compression sink proxy fault nginx httpbin; do stop_server "$name"; done
     log "servers stopped"
 }
 
@@ -393,6 +402,7 @@ cmd_status() {
             recorder) where="$RECORDER_URL (TLS recorder)" ;;
             chaos) where="$CHAOS_URL (chaos)" ;;
             tlschaos) where="$TLS_CHAOS_URL (TLS chaos: HTTP/2 faults, handshake faults)" ;;
+            sse) where="$SSE_URL (SSE: server-sent events, line and NDJSON streams)" ;;
         esac
         if pid="$(pid_of "$name")"; then
             printf '%-12s running  pid %-7s %s\n' "$name" "$pid" "$where"
@@ -410,7 +420,7 @@ cmd_env() {
         COURIER_TLS_URL=TLS_URL COURIER_TLS_LOCALHOST_URL=TLS_LOCALHOST_URL COURIER_FAULT_URL=FAULT_URL \
         COURIER_PROXY_URL=PROXY_URL COURIER_SINK_URL=SINK_URL COURIER_COMPRESSION_URL=COMPRESSION_URL \
         COURIER_TLS_OTHER_URL=TLS_OTHER_URL COURIER_MTLS_URL=MTLS_URL COURIER_TLS_RECORDER_URL=RECORDER_URL \
-        COURIER_CHAOS_URL=CHAOS_URL COURIER_TLS_CHAOS_URL=TLS_CHAOS_URL; do
+        COURIER_CHAOS_URL=CHAOS_URL COURIER_TLS_CHAOS_URL=TLS_CHAOS_URL COURIER_SSE_URL=SSE_URL; do
         value="${name#*=}"
         printf 'export %s=%q\n' "${name%%=*}" "${!value}"
     done

@@ -214,6 +214,70 @@ for fault in alert-handshake-failure alert-internal-error close-after-hello rese
     check "tls-chaos handshake $fault: curl $expected" "$(c --cacert "$COURIER_CA_FILE" --connect-timeout 1 -m 10 -o /dev/null "https://127.0.0.1:$port/" 2>/dev/null; echo "exit $?")" "exit $expected"
 done
 
+# the SSE server: server-sent events and line streams. Each check's stream name is its own (the server counts the
+# requests per name), with this run's pid in it, so a second run starts from connection 1 again.
+E="$COURIER_SSE_URL"
+n="smoke-$$"
+ids() { grep -a '^id: ' | tr -d '\r' | cut -c5- | tr '\n' ' '; }
+check "sse /health" "$(c "$E/health")" ok
+check "sse /events head" "$(c -D - -o /dev/null "$E/events?count=1&stream=$n-head" | tr -d '\r' | grep -i -E '^(content-type|cache-control|transfer-encoding):' | sort -f | tr '\n' ' ')" \
+    'Cache-Control: no-cache Content-Type: text/event-stream Transfer-Encoding: chunked '
+check "sse /events?count=3: 3 events" "$(c "$E/events?count=3&stream=$n-3" | ids)" '1 2 3 '
+check "sse data is the JSON" "$(c "$E/events?count=1&stream=$n-3" | grep '^data: ')" 'data: \{"id":1,"lastEventId":"","connection":2\}'
+check "sse Last-Event-ID: 2 of 3: event 3 only" "$(c -H 'Last-Event-ID: 2' "$E/events?count=3&stream=$n-resume" | tr '\n' ' ')" \
+    'id: 3 data: \{"id":3,"lastEventId":"2","connection":1\}  '
+check "sse Last-Event-ID: 3 of 3: 204" "$(c -H 'Last-Event-ID: 3' -o /dev/null -w '%{http_code} %{size_download}' "$E/events?count=3&stream=$n-resume")" '204 0'
+check "sse /connections counts them" "$(c "$E/connections?stream=$n-resume")" 2
+check "sse drop_after=2 of 5: curl 18, 2 events" "$(c -m 10 -o "$tmp/sse" -w '%{http_code}' "$E/events?count=5&drop_after=2&stream=$n-drop" 2>/dev/null; echo " exit $?") $(ids <"$tmp/sse")" \
+    '200 exit (18|56) 1 2 '
+check "sse resumed after the drop" "$(c -m 10 -o "$tmp/sse" -H 'Last-Event-ID: 2' "$E/events?count=5&drop_after=2&stream=$n-drop" 2>/dev/null; echo "exit $?") $(ids <"$tmp/sse")" \
+    'exit (18|56) 3 4 '
+c -o "$tmp/sse" "$E/events?count=1&retry=1500&stream=$n-retry"
+check "sse retry=1500: the first line" "$(head -n 1 "$tmp/sse")" 'retry: 1500'
+c "$E/events?count=3&line_ending=crlf&stream=$n-crlf" >"$tmp/sse"
+check "sse line_ending=crlf: 9 lines, each ending CRLF" "$(echo $(tr -cd '\r' <"$tmp/sse" | wc -c) $(tr -cd '\n' <"$tmp/sse" | wc -c) $(grep -c $'\r$' "$tmp/sse"))" \
+    '9 9 9'
+check "sse line_ending=cr: no LF" "$(c "$E/events?count=3&line_ending=cr&stream=$n-cr" | tr -cd '\r\n' | od -An -c | tr -d ' \n')" '(\\r){9}'
+c -o "$tmp/sse" "$E/events?count=1&bom=1&stream=$n-bom"
+c -o "$tmp/sse2" "$E/events?count=1&bom=1&stream=$n-bom"
+check "sse bom=1: EF BB BF, first connection only" "$(head -c 3 "$tmp/sse" | od -An -tx1) /$(head -c 3 "$tmp/sse2")" ' ef bb bf /id:'
+check "sse comments, named, multiline: the last event" "$(c "$E/events?count=2&comments=1&named=1&multiline=1&stream=$n-fields" | tail -n 7 | tr '\n' '|')" \
+    ': keep-alive\|id: 2\|event: tick\|data: line one\|data: \{"id":2,"lastEventId":"","connection":1\}\|data: line three\|\|'
+check "sse split=1: chunks of 1 to 7 bytes, a CRLF cut" "$(c --raw "$E/events?count=3&split=1&line_ending=crlf&stream=$n-split" | python3 -c '
+import sys
+raw, chunks, at = sys.stdin.buffer.read(), [], 0
+while True:
+    end = raw.index(b"\r\n", at)
+    size = int(raw[at:end], 16)
+    chunks.append(raw[end + 2:end + 2 + size])
+    at = end + 4 + size
+    if size == 0:
+        break
+body = chunks[:-1]
+print(at == len(raw), min(map(len, body)), max(map(len, body)),
+      any(a.endswith(b"\r") and b.startswith(b"\n") for a, b in zip(body, body[1:])))')" 'True 1 7 True'
+check "sse split=1: the same bytes" "$(c "$E/events?count=3&split=1&line_ending=crlf&stream=$n-same" | sha256sum)" \
+    "$(c "$E/events?count=3&line_ending=crlf&stream=$n-same2" | sha256sum)"
+check "sse interval_ms=200: 3 events in 0.4 s or more" "$(c -o /dev/null -w '%{time_total}' "$E/events?count=3&interval_ms=200&stream=$n-slow")" '0\.[4-9].*|[1-9].*'
+check "sse status=500" "$(c -o /dev/null -w '%{http_code} %{content_type}' "$E/events?status=500&stream=$n-500")" '500 text/plain'
+check "sse content_type=text/plain: a stream of another type" "$(c -o /dev/null -w '%{http_code} %{content_type}' "$E/events?count=1&content_type=text/plain&stream=$n-type")" '200 text/plain'
+check "sse bad parameter: 400" "$(c -o /dev/null -w '%{http_code}' "$E/events?count=-1")" 400
+check "sse unknown parameter: 400" "$(c -o /dev/null -w '%{http_code}' "$E/events?drop-after=2")" 400
+check "sse keeps connections after a clean end" "$(c -o /dev/null -o /dev/null -w '%{num_connects}' "$E/events?count=2&stream=$n-keep" "$E/lines?count=2")" 10
+c -D "$tmp/head" -o "$tmp/lines" "$E/lines?count=1000&size=100"
+# lines, bytes, lines not `line K` padded with x, CRs, lines not 100 bytes long before their LF
+check "sse /lines?count=1000&size=100: 1000 lines of 101 bytes, LF" "$(echo $(wc -l <"$tmp/lines") $(wc -c <"$tmp/lines") $(grep -Evc '^line [0-9]+x*$' "$tmp/lines") $(tr -cd '\r' <"$tmp/lines" | wc -c) $(awk 'length($0) != 100' "$tmp/lines" | wc -l))" \
+    '1000 101000 0 0 0'
+check "sse /lines is text/plain, chunked" "$(tr -d '\r' <"$tmp/head" | grep -i -E '^(content-type|transfer-encoding):' | sort -f | tr '\n' ' ')" 'Content-Type: text/plain Transfer-Encoding: chunked '
+check "sse /lines ndjson=1: JSON lines" "$(c -o /dev/null -w '%{content_type}' "$E/lines?ndjson=1") $(c "$E/lines?count=100&ndjson=1&size=50" | python3 -c '
+import json, sys
+rows = [(json.loads(line), len(line)) for line in sys.stdin.buffer]
+print(len(rows), [row["n"] for row, _ in rows] == list(range(1, 101)), {length for _, length in rows})')" \
+    'application/x-ndjson 100 True \{51\}'
+check "sse /lines drop_after=10: curl 18, 10 lines" "$(c -m 10 -o "$tmp/lines" "$E/lines?count=100&drop_after=10" 2>/dev/null; echo "exit $?") $(wc -l <"$tmp/lines")" 'exit (18|56) 10'
+check "sse /lines crlf, final_newline=0" "$(c "$E/lines?count=3&line_ending=crlf&final_newline=0" | od -An -c | tr -d ' \n')" 'line1\\r\\nline2\\r\\nline3'
+check "sse /lines long=70000: line 3" "$(c "$E/lines?count=5&long=70000" | awk '{ printf "%d ", length($0) }')" '6 6 70000 6 6 '
+
 # CourierSecurity's servers: the unrelated chain, mutual TLS, the TLS recorder
 K="$COURIER_CERTS_DIR"
 other_port="${COURIER_TLS_OTHER_URL##*:}"
