@@ -22,6 +22,7 @@ let package = Package(
         .library(name: "CourierXML", targets: ["CourierXML"]),
         .library(name: "CourierReachability", targets: ["CourierReachability"]),
         .library(name: "CourierSecurity", targets: ["CourierSecurity"]),
+        .library(name: "CourierAuthentication", targets: ["CourierAuthentication"]),
         .library(name: "Courier", targets: ["Courier"]),
         .executable(name: "courier", targets: ["CourierCLIMain"]),
     ],
@@ -74,6 +75,13 @@ let package = Package(
             path: "Modules/RequestSerialization",
             swiftSettings: strictSettings
         ),
+        // Credentials that expire: single-flight refresh as an interceptor (Core only).
+        .target(
+            name: "CourierAuthentication",
+            dependencies: ["CourierCore", .product(name: "HTTPTypes", package: "swift-http-types")],
+            path: "Modules/Authentication",
+            swiftSettings: strictSettings
+        ),
         .target(
             name: "CourierMultipart",
             dependencies: ["CourierCore", .product(name: "HTTPTypes", package: "swift-http-types")],
@@ -120,7 +128,7 @@ let package = Package(
         .target(
             name: "Courier",
             dependencies: [
-                "CourierCore", "CourierCurl", "CourierRequestSerialization", "CourierMultipart",
+                "CourierCore", "CourierCurl", "CourierRequestSerialization", "CourierMultipart", "CourierAuthentication",
                 "CourierResponseSerialization", "CourierReachability", "CourierSecurity",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
@@ -144,6 +152,12 @@ let package = Package(
             name: "CourierCLIMain",
             dependencies: ["CourierCLI"],
             path: "Modules/CLIMain",
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "CourierAuthenticationTests",
+            dependencies: ["CourierAuthentication", "CourierCore", "CourierTesting", .product(name: "HTTPTypes", package: "swift-http-types")],
+            path: "Tests/AuthenticationTests",
             swiftSettings: strictSettings
         ),
         .testTarget(

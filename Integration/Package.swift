@@ -52,6 +52,7 @@ let package = Package(
                 .product(name: "CourierResponseSerialization", package: "Courier"),
                 .product(name: "CourierXML", package: "Courier"),
                 .product(name: "CourierSecurity", package: "Courier"),
+                .product(name: "CourierAuthentication", package: "Courier"),
             ],
             path: "Tests/IntegrationTests",
             swiftSettings: [.enableUpcomingFeature("ExistentialAny")]

@@ -108,6 +108,29 @@ if nm "$work/.build/debug/FormsOnly" | grep -q '27CourierRequestSerialization'; 
 fi
 echo "ok: FormsOnly holds no code of CourierRequestSerialization"
 
+# Authentication is an interceptor over Core alone: it brings no library, and a Core-only consumer holds none of it.
+check AuthenticationOnly "CourierCore CourierAuthentication" "CourierCore CourierAuthentication HTTPTypes" \
+    "FoundationNetworking|libFoundation\.so|libxml2|libcurl|libssl|libcrypto" '
+struct Token: AuthenticationCredential { var requiresRefresh: Bool { false } }
+struct Tokens: Authenticator {
+    func apply(_ credential: Token, to request: inout HTTPRequest) { request.headerFields[.authorization] = "Bearer t" }
+    func refresh(_ credential: Token) async throws -> Token { credential }
+}
+struct Echo: Transport {
+    func send(_ request: HTTPRequest, body: Body?, context: RequestContext) async throws -> Response {
+        Response(head: HTTPResponse(status: request.headerFields[.authorization] == "Bearer t" ? .ok : .unauthorized))
+    }
+}
+let configuration = SessionConfiguration(interceptors: [AuthenticationInterceptor(authenticator: Tokens(), credential: Token())])
+let response = try await Session(configuration: configuration, transport: Echo())
+    .data(for: HTTPRequest(method: .get, scheme: "http", authority: "x.test", path: "/"))
+precondition(response.status == .ok)
+'
+grep -q '21CourierAuthentication' <<<"$(nm "$work/.build/debug/AuthenticationOnly")" ||
+    die "AuthenticationOnly holds no CourierAuthentication code: the check below would look for the wrong name"
+! grep -q '21CourierAuthentication' <<<"$(nm "$work/.build/debug/CoreOnly")" || die "CoreOnly holds code of CourierAuthentication"
+echo "ok: CoreOnly holds no code of CourierAuthentication"
+
 check ReachabilityOnly "CourierReachability" "CourierReachability" \
     "FoundationNetworking|libFoundation\.so|libxml2|libcurl|libssl" '
 let monitor = ReachabilityMonitor(target: .address(IPAddress("127.0.0.1")!))

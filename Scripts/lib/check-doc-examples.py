@@ -22,6 +22,7 @@ GUIDES = {
     "docs/reachability.md": "Tests/ReachabilityTests/DocExamplesTests.swift",
     "docs/guide-middleware.md": "Tests/CoreTests/MiddlewareGuideTests.swift",
     "README.md": "Tests/GuideTests/ReadmeTests.swift",
+    "docs/authentication.md": "Tests/AuthenticationTests/DocExamplesTests.swift",
     "docs/guide-transports.md": "Tests/CoreTests/TransportsGuideTests.swift",
     "docs/guide-modules.md": "Tests/GuideTests/ModulesGuideTests.swift",
 }

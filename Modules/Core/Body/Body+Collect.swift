@@ -26,7 +26,7 @@ extension Body {
     /// Reads and throws away at most `maxBytes`, so a connection can be reused; returns whether
     /// the body ended within the bound.
     @discardableResult
-    func drain(upTo maxBytes: Int) async -> Bool {
+    package func drain(upTo maxBytes: Int) async -> Bool {
         var seen = 0
         do {
             for try await chunk in self {

@@ -1,0 +1,99 @@
+import CourierAuthentication
+import CourierCore
+import Foundation
+import HTTPTypes
+import Synchronization
+import Testing
+
+/// `AuthenticationInterceptor` against httpbin: `/basic-auth/ada/s3cret` accepts only that password, and the
+/// refresh fetches the password over HTTP from httpbin's `/base64/…` (a real token endpoint, on the same transport).
+@Suite("Authentication")
+struct AuthenticationTests {
+    struct Password: AuthenticationCredential {
+        var value: String
+        var expired = false
+        var requiresRefresh: Bool { expired }
+    }
+
+    struct RefreshEndpointFailed: Error { var status: HTTPResponse.Status }
+
+    final class PasswordService: Authenticator {
+        let refreshes = Atomic<Int>(0)
+        /// Where a fresh password is fetched: `/base64/czNjcmV0` answers "s3cret".
+        let endpoint: String
+        private let tokens = session()
+
+        init(endpoint: String = "base64/\(Data("s3cret".utf8).base64EncodedString())") { self.endpoint = endpoint }
+
+        func apply(_ credential: Password, to request: inout HTTPRequest) {
+            request.headerFields[.authorization] = "Basic " + Data("ada:\(credential.value)".utf8).base64EncodedString()
+        }
+
+        func refresh(_ credential: Password) async throws -> Password {
+            refreshes.add(1, ordering: .relaxed)
+            let response = try await tokens.data(.get, endpoint)
+            guard response.status == .ok else { throw RefreshEndpointFailed(status: response.status) }
+            return Password(value: response.text)
+        }
+    }
+
+    private func calls(_ count: Int, through api: Session) async -> [Result<HTTPResponse.Status, CourierError>] {
+        await withTaskGroup(of: Result<HTTPResponse.Status, CourierError>.self) { group in
+            for _ in 0..<count {
+                group.addTask {
+                    do throws(CourierError) { return .success(try await api.data(.get, "basic-auth/ada/s3cret").status) }
+                    catch { return .failure(error) }
+                }
+            }
+            return await group.reduce(into: []) { $0.append($1) }
+        }
+    }
+
+    @Test func aHundredRefusedCallsShareOneRefresh() async throws {
+        let service = PasswordService()
+        let auth = AuthenticationInterceptor(authenticator: service, credential: Password(value: "wrong"))
+        let api = session { $0.interceptors = [auth] }
+        let results = await calls(100, through: api)
+        #expect(results.count == 100)
+        #expect(results.allSatisfy { (try? $0.get()) == .ok })
+        #expect(service.refreshes.load(ordering: .relaxed) == 1)
+        #expect(auth.credential?.value == "s3cret")
+    }
+
+    @Test func anExpiredCredentialIsRefreshedOnceBeforeAnyCallLeaves() async throws {
+        let service = PasswordService()
+        let auth = AuthenticationInterceptor(authenticator: service, credential: Password(value: "wrong", expired: true))
+        let listener = RecordingStatuses()
+        let api = session { $0.interceptors = [auth]; $0.networkInterceptors = [listener] }
+        let results = await calls(50, through: api)
+        #expect(results.allSatisfy { (try? $0.get()) == .ok })
+        #expect(service.refreshes.load(ordering: .relaxed) == 1)
+        #expect(listener.statuses.withLock { $0 }.allSatisfy { $0 == .ok })  // no call went out with the old one
+    }
+
+    @Test func aRefreshEndpointThatFailsFailsTheWaitingCallsTyped() async throws {
+        let service = PasswordService(endpoint: "status/503")
+        let auth = AuthenticationInterceptor(authenticator: service, credential: Password(value: "wrong", expired: true))
+        let api = session { $0.interceptors = [auth] }
+        let results = await calls(20, through: api)
+        for result in results {
+            guard case .failure(let error) = result else { Issue.record("a call succeeded without a credential"); continue }
+            #expect(error.kind == .authenticationFailed)
+            let reason = error.underlyingError as? AuthenticationError
+            #expect(reason?.code == .refreshFailed)
+            #expect((reason?.underlyingError as? RefreshEndpointFailed)?.status == .serviceUnavailable)
+        }
+        #expect(service.refreshes.load(ordering: .relaxed) == 1)
+    }
+}
+
+/// A network interceptor that records the status of every exchange on the wire.
+final class RecordingStatuses: Interceptor {
+    let statuses = Mutex<[HTTPResponse.Status]>([])
+
+    func intercept(_ request: HTTPRequest, body: Body?, context: RequestContext, next: InterceptorNext) async throws -> Response {
+        let response = try await next(request, body: body, context: context)
+        statuses.withLock { $0.append(response.status) }
+        return response
+    }
+}
