@@ -23,6 +23,7 @@ let package = Package(
         .library(name: "CourierReachability", targets: ["CourierReachability"]),
         .library(name: "CourierSecurity", targets: ["CourierSecurity"]),
         .library(name: "CourierAuthentication", targets: ["CourierAuthentication"]),
+        .library(name: "CourierStreaming", targets: ["CourierStreaming"]),
         .library(name: "Courier", targets: ["Courier"]),
         .executable(name: "courier", targets: ["CourierCLIMain"]),
     ],
@@ -82,6 +83,13 @@ let package = Package(
             path: "Modules/Authentication",
             swiftSettings: strictSettings
         ),
+        // Server-sent events and line / NDJSON streams as AsyncSequences over Core's bodies (Core only).
+        .target(
+            name: "CourierStreaming",
+            dependencies: ["CourierCore", .product(name: "HTTPTypes", package: "swift-http-types")],
+            path: "Modules/Streaming",
+            swiftSettings: strictSettings
+        ),
         .target(
             name: "CourierMultipart",
             dependencies: ["CourierCore", .product(name: "HTTPTypes", package: "swift-http-types")],
@@ -128,7 +136,7 @@ let package = Package(
         .target(
             name: "Courier",
             dependencies: [
-                "CourierCore", "CourierCurl", "CourierRequestSerialization", "CourierMultipart", "CourierAuthentication",
+                "CourierCore", "CourierCurl", "CourierRequestSerialization", "CourierMultipart", "CourierAuthentication", "CourierStreaming",
                 "CourierResponseSerialization", "CourierReachability", "CourierSecurity",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
@@ -158,6 +166,12 @@ let package = Package(
             name: "CourierAuthenticationTests",
             dependencies: ["CourierAuthentication", "CourierCore", "CourierTesting", .product(name: "HTTPTypes", package: "swift-http-types")],
             path: "Tests/AuthenticationTests",
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "CourierStreamingTests",
+            dependencies: ["CourierStreaming", "CourierCore", "CourierTesting", .product(name: "HTTPTypes", package: "swift-http-types")],
+            path: "Tests/StreamingTests",
             swiftSettings: strictSettings
         ),
         .testTarget(

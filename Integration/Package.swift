@@ -53,6 +53,7 @@ let package = Package(
                 .product(name: "CourierXML", package: "Courier"),
                 .product(name: "CourierSecurity", package: "Courier"),
                 .product(name: "CourierAuthentication", package: "Courier"),
+                .product(name: "CourierStreaming", package: "Courier"),
             ],
             path: "Tests/IntegrationTests",
             swiftSettings: [.enableUpcomingFeature("ExistentialAny")]

@@ -131,6 +131,26 @@ grep -q '21CourierAuthentication' <<<"$(nm "$work/.build/debug/AuthenticationOnl
 ! grep -q '21CourierAuthentication' <<<"$(nm "$work/.build/debug/CoreOnly")" || die "CoreOnly holds code of CourierAuthentication"
 echo "ok: CoreOnly holds no code of CourierAuthentication"
 
+# Streaming reads Core's bodies alone: it brings no library either.
+check StreamingOnly "CourierCore CourierStreaming" "CourierCore CourierStreaming HTTPTypes FoundationEssentials" \
+    "FoundationNetworking|libFoundation\.so|libxml2|libcurl|libssl|libcrypto" '
+struct Events: Transport {
+    func send(_ request: HTTPRequest, body: Body?, context: RequestContext) async throws -> Response {
+        if request.headerFields[HTTPField.Name("Last-Event-ID")!] != nil { return Response(head: HTTPResponse(status: .noContent)) }
+        return Response(head: HTTPResponse(status: .ok, headerFields: [.contentType: "text/event-stream"]), body: Body("retry: 1\nid: 1\ndata: hi\n\n"))
+    }
+}
+var received: [String] = []
+for try await event in Session(transport: Events()).events(for: HTTPRequest(method: .get, scheme: "http", authority: "x.test", path: "/")) {
+    received.append(event.data)
+}
+precondition(received == ["hi"])
+'
+grep -q '16CourierStreaming' <<<"$(nm "$work/.build/debug/StreamingOnly")" ||
+    die "StreamingOnly holds no CourierStreaming code: the check below would look for the wrong name"
+! grep -q '16CourierStreaming' <<<"$(nm "$work/.build/debug/CoreOnly")" || die "CoreOnly holds code of CourierStreaming"
+echo "ok: CoreOnly holds no code of CourierStreaming"
+
 check ReachabilityOnly "CourierReachability" "CourierReachability" \
     "FoundationNetworking|libFoundation\.so|libxml2|libcurl|libssl" '
 let monitor = ReachabilityMonitor(target: .address(IPAddress("127.0.0.1")!))

@@ -9,4 +9,5 @@
 @_exported import CourierRequestSerialization
 @_exported import CourierResponseSerialization
 @_exported import CourierSecurity
+@_exported import CourierStreaming
 @_exported import HTTPTypes

@@ -23,6 +23,7 @@ GUIDES = {
     "docs/guide-middleware.md": "Tests/CoreTests/MiddlewareGuideTests.swift",
     "README.md": "Tests/GuideTests/ReadmeTests.swift",
     "docs/authentication.md": "Tests/AuthenticationTests/DocExamplesTests.swift",
+    "docs/streaming.md": "Tests/StreamingTests/DocExamplesTests.swift",
     "docs/guide-transports.md": "Tests/CoreTests/TransportsGuideTests.swift",
     "docs/guide-modules.md": "Tests/GuideTests/ModulesGuideTests.swift",
 }

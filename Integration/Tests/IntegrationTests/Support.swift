@@ -31,6 +31,7 @@ enum Servers {
     static var compression: String { url("COURIER_COMPRESSION_URL") }
     static var chaos: String { url("COURIER_CHAOS_URL") }
     static var tlsChaos: String { url("COURIER_TLS_CHAOS_URL") }
+    static var sse: String { url("COURIER_SSE_URL") }
 }
 
 /// One transport for the tests that need no special configuration, as an app would share one.
