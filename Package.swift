@@ -24,6 +24,7 @@ let package = Package(
         .library(name: "CourierSecurity", targets: ["CourierSecurity"]),
         .library(name: "CourierAuthentication", targets: ["CourierAuthentication"]),
         .library(name: "CourierStreaming", targets: ["CourierStreaming"]),
+        .library(name: "CourierCookies", targets: ["CourierCookies"]),
         .library(name: "Courier", targets: ["Courier"]),
         .executable(name: "courier", targets: ["CourierCLIMain"]),
     ],
@@ -90,6 +91,20 @@ let package = Package(
             path: "Modules/Streaming",
             swiftSettings: strictSettings
         ),
+        // libpsl: the Public Suffix List (libcurl already loads it), for CourierCookies only.
+        .systemLibrary(
+            name: "CPSL",
+            path: "Modules/CPSL",
+            pkgConfig: "libpsl",
+            providers: [.apt(["libpsl-dev"])]
+        ),
+        // A cookie jar (RFC 6265bis) as a network interceptor, with curl's cookie-file format.
+        .target(
+            name: "CourierCookies",
+            dependencies: ["CourierCore", "CPSL", .product(name: "HTTPTypes", package: "swift-http-types")],
+            path: "Modules/Cookies",
+            swiftSettings: strictSettings
+        ),
         .target(
             name: "CourierMultipart",
             dependencies: ["CourierCore", .product(name: "HTTPTypes", package: "swift-http-types")],
@@ -136,7 +151,7 @@ let package = Package(
         .target(
             name: "Courier",
             dependencies: [
-                "CourierCore", "CourierCurl", "CourierRequestSerialization", "CourierMultipart", "CourierAuthentication", "CourierStreaming",
+                "CourierCore", "CourierCurl", "CourierRequestSerialization", "CourierMultipart", "CourierAuthentication", "CourierStreaming", "CourierCookies",
                 "CourierResponseSerialization", "CourierReachability", "CourierSecurity",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
@@ -172,6 +187,12 @@ let package = Package(
             name: "CourierStreamingTests",
             dependencies: ["CourierStreaming", "CourierCore", "CourierTesting", .product(name: "HTTPTypes", package: "swift-http-types")],
             path: "Tests/StreamingTests",
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "CourierCookiesTests",
+            dependencies: ["CourierCookies", "CourierCore", "CourierTesting", .product(name: "HTTPTypes", package: "swift-http-types")],
+            path: "Tests/CookiesTests",
             swiftSettings: strictSettings
         ),
         .testTarget(
@@ -291,7 +312,7 @@ if Context.environment["COURIER_FUZZ"] == "1" {
             name: "courier-fuzz",
             dependencies: [
                 "CourierCore", "CourierCurl", "CourierRequestSerialization", "CourierMultipart",
-                "CourierResponseSerialization", "CourierXML", "CourierReachability", "CourierSecurity", "CourierCLI",
+                "CourierResponseSerialization", "CourierXML", "CourierReachability", "CourierSecurity", "CourierCLI", "CourierStreaming", "CourierCookies",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
             path: "Tests/Fuzz/Sources",

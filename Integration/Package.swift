@@ -54,6 +54,7 @@ let package = Package(
                 .product(name: "CourierSecurity", package: "Courier"),
                 .product(name: "CourierAuthentication", package: "Courier"),
                 .product(name: "CourierStreaming", package: "Courier"),
+                .product(name: "CourierCookies", package: "Courier"),
             ],
             path: "Tests/IntegrationTests",
             swiftSettings: [.enableUpcomingFeature("ExistentialAny")]

@@ -12,6 +12,7 @@ APT_PACKAGES=(
     nginx
     libcurl4-openssl-dev libssl-dev libxml2-dev
     zlib1g-dev libbrotli-dev libzstd-dev
+    libpsl-dev publicsuffix
     python3 python3-venv
 )
 

@@ -151,6 +151,17 @@ grep -q '16CourierStreaming' <<<"$(nm "$work/.build/debug/StreamingOnly")" ||
 ! grep -q '16CourierStreaming' <<<"$(nm "$work/.build/debug/CoreOnly")" || die "CoreOnly holds code of CourierStreaming"
 echo "ok: CoreOnly holds no code of CourierStreaming"
 
+# Cookies bring libpsl (which libcurl loads anyway) and nothing else.
+check CookiesOnly "CourierCore CourierCookies" "CourierCore CourierCookies HTTPTypes FoundationEssentials" \
+    "FoundationNetworking|libFoundation\.so|libxml2|libcurl|libssl|libcrypto" '
+let jar = CookieJar()
+jar.store(setCookieFields: ["a=1; Domain=co.uk", "b=2; Path=/"], for: URL(string: "https://shop.co.uk/")!)
+precondition(jar.allCookies.map(\.name) == ["b"])
+' "libpsl"
+! grep -q '14CourierCookies' <<<"$(nm "$work/.build/debug/CoreOnly")" || die "CoreOnly holds code of CourierCookies"
+! grep -q libpsl <<<"$(ldd "$work/.build/debug/CoreOnly")" || die "CoreOnly loads libpsl"
+echo "ok: CoreOnly holds no code of CourierCookies and loads no libpsl"
+
 check ReachabilityOnly "CourierReachability" "CourierReachability" \
     "FoundationNetworking|libFoundation\.so|libxml2|libcurl|libssl" '
 let monitor = ReachabilityMonitor(target: .address(IPAddress("127.0.0.1")!))

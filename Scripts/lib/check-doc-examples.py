@@ -24,6 +24,7 @@ GUIDES = {
     "README.md": "Tests/GuideTests/ReadmeTests.swift",
     "docs/authentication.md": "Tests/AuthenticationTests/DocExamplesTests.swift",
     "docs/streaming.md": "Tests/StreamingTests/DocExamplesTests.swift",
+    "docs/cookies.md": "Tests/CookiesTests/DocExamplesTests.swift",
     "docs/guide-transports.md": "Tests/CoreTests/TransportsGuideTests.swift",
     "docs/guide-modules.md": "Tests/GuideTests/ModulesGuideTests.swift",
 }

@@ -169,14 +169,6 @@ import Testing
     }
 
     private func shell(_ script: String, arguments: [String]) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", script, "sh"] + arguments
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(decoding: data, as: UTF8.self)
+        String(decoding: try runProcess("/bin/sh", ["-c", script, "sh"] + arguments).output, as: UTF8.self)
     }
 }

@@ -1,0 +1,61 @@
+import CourierCookies
+import CourierCore
+import Foundation
+import HTTPTypes
+import Testing
+
+/// `CookieJar` and `CookieInterceptor` against httpbin (`/cookies/set` sets cookies on a redirect to `/cookies`,
+/// which echoes the cookies it received), and its cookie files read and written by the `curl` tool.
+@Suite("Cookies")
+struct CookieTests {
+    private func api(_ jar: CookieJar) -> Session {
+        session { $0.networkInterceptors = [CookieInterceptor(jar: jar)] }
+    }
+
+    /// httpbin's `{"cookies": {...}}`.
+    private func echoed(_ data: Data) throws -> [String: String] {
+        let object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        return try #require(object["cookies"] as? [String: String])
+    }
+
+    private func temporaryFile() -> String {
+        FileManager.default.temporaryDirectory.appendingPathComponent("courier-cookies-\(UUID().uuidString)").path
+    }
+
+    @Test func aCookieSetOnARedirectHopGoesToTheNextHopAndLaterCalls() async throws {
+        let jar = CookieJar()
+        let set = try await api(jar).data(.get, "cookies/set?flavor=oatmeal&n=1")
+        #expect(set.status == .ok && set.history.count == 1)   // 302 to /cookies, which already saw them
+        #expect(try echoed(set.data) == ["flavor": "oatmeal", "n": "1"])
+        let deleted = try await api(jar).data(.get, "cookies/delete?flavor")
+        #expect(try echoed(deleted.data) == ["n": "1"])
+        #expect(jar.allCookies.map(\.name) == ["n"])
+    }
+
+    @Test func curlSendsTheCookiesCourierWrote() async throws {
+        let jar = CookieJar()
+        _ = try await api(jar).data(.get, "cookies/set?theme=dark&sid=abc123")
+        let file = temporaryFile()
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        try jar.write(netscapeFile: file)
+        let (status, output) = try runProcess("/usr/bin/curl", ["-sS", "--max-time", "10", "-b", file, "\(Servers.httpbin)/cookies"])
+        #expect(status == 0)
+        #expect(try echoed(output) == ["theme": "dark", "sid": "abc123"])
+    }
+
+    @Test func courierSendsTheCookiesCurlWrote() async throws {
+        let file = temporaryFile()
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        let (status, _) = try runProcess("/usr/bin/curl", ["-sS", "--max-time", "10", "-L", "-c", file, "-o", "/dev/null", "\(Servers.httpbin)/cookies/set?lang=swift&v=6"])
+        #expect(status == 0)
+        let jar = try CookieJar(netscapeFile: file)
+        #expect(Set(jar.allCookies.map(\.name)) == ["lang", "v"])
+        let echo = try await api(jar).data(.get, "cookies")
+        #expect(try echoed(echo.data) == ["lang": "swift", "v": "6"])
+        // And back: what Courier writes after adding one, curl reads whole.
+        _ = try await api(jar).data(.get, "cookies/set?extra=1")
+        try jar.write(netscapeFile: file)
+        let (again, output) = try runProcess("/usr/bin/curl", ["-sS", "--max-time", "10", "-b", file, "\(Servers.httpbin)/cookies"])
+        #expect(again == 0 && (try echoed(output)) == ["lang": "swift", "v": "6", "extra": "1"])
+    }
+}

@@ -1,0 +1,71 @@
+import FoundationEssentials
+
+/// The Netscape cookie file curl reads with `-b` and writes with `-c`: one cookie a line, seven fields
+/// separated by TABs — domain (with a leading dot for a domain cookie; `#HttpOnly_` before it for an HttpOnly
+/// one), `TRUE` when subdomains get it, path, `TRUE` for secure, the expiry in seconds since 1970 (`0` for a
+/// session cookie), name, value. Lines starting with `#` (but `#HttpOnly_`) are comments. `SameSite` has no
+/// field and is not kept. Pure: text in, cookies out, and back.
+enum NetscapeCookieFile {
+    static let header = """
+        # Netscape HTTP Cookie File
+        # https://curl.se/docs/http-cookies.html
+        # Written by Courier (CourierCookies). Edit at your own risk.
+
+
+        """
+
+    private static let httpOnlyPrefix = "#HttpOnly_"
+
+    /// The cookies of `text`, and how many lines were not cookies the format allows (skipped, as curl skips them).
+    static func cookies(from text: String, now: Date) -> (cookies: [Cookie], skipped: Int) {
+        var cookies: [Cookie] = []
+        var skipped = 0
+        for rawLine in text.split(omittingEmptySubsequences: true, whereSeparator: { $0 == "\n" || $0 == "\r\n" }) {
+            var line = Substring(rawLine)
+            if line.hasSuffix("\r") { line = line.dropLast() }
+            var httpOnly = false
+            if line.hasPrefix(httpOnlyPrefix) {
+                httpOnly = true
+                line = line.dropFirst(httpOnlyPrefix.count)
+            } else if line.hasPrefix("#") || line.allSatisfy({ $0 == " " || $0 == "\t" }) {
+                continue
+            }
+            let fields = line.split(separator: "\t", omittingEmptySubsequences: false)
+            guard fields.count == 7 || fields.count == 6,
+                  let expiry = Int64(fields[4]), expiry >= 0,
+                  !fields[0].isEmpty, fields[2].hasPrefix("/") else {
+                skipped += 1
+                continue
+            }
+            let subdomains = fields[1].uppercased() == "TRUE"
+            var domain = fields[0].lowercased()
+            if domain.hasPrefix(".") { domain.removeFirst() }
+            guard !domain.isEmpty else { skipped += 1; continue }
+            let name = String(fields[5])
+            let value = fields.count == 7 ? String(fields[6]) : ""
+            cookies.append(Cookie(
+                name: name, value: value, domain: domain, hostOnly: !subdomains, path: String(fields[2]),
+                expires: expiry == 0 ? nil : Date(timeIntervalSince1970: TimeInterval(expiry)),
+                secure: fields[3].uppercased() == "TRUE", httpOnly: httpOnly, created: now
+            ))
+        }
+        return (cookies, skipped)
+    }
+
+    /// The file's text for `cookies`: the header, then one line each, oldest first. A cookie whose name,
+    /// value, domain or path holds a TAB, CR or LF cannot be written in this format and is left out.
+    static func text(for cookies: [Cookie]) -> String {
+        var text = header
+        for cookie in cookies.sorted(by: { $0.created < $1.created }) {
+            let fields = [cookie.name, cookie.value, cookie.domain, cookie.path]
+            guard !fields.contains(where: { $0.contains { $0 == "\t" || $0 == "\n" || $0 == "\r" } }) else { continue }
+            let domain = (cookie.httpOnly ? httpOnlyPrefix : "") + (cookie.hostOnly ? "" : ".") + cookie.domain
+            let expiry = cookie.expires.map { String(Int64(max(1, $0.timeIntervalSince1970.rounded(.up)))) } ?? "0"
+            text += [
+                domain, cookie.hostOnly ? "FALSE" : "TRUE", cookie.path, cookie.secure ? "TRUE" : "FALSE",
+                expiry, cookie.name, cookie.value,
+            ].joined(separator: "\t") + "\n"
+        }
+        return text
+    }
+}
