@@ -28,6 +28,8 @@ enum FuzzTargets {
         ContentDecodingFuzz.self,
         XMLFuzz.self,
         MultipartFuzz.self,
+        StreamsFuzz.self,
+        CookiesFuzz.self,
     ]
 
     /// The target named `name`.
