@@ -164,6 +164,7 @@ let package = Package(
             dependencies: [
                 "CourierCore", "CourierCurl", "CourierRequestSerialization", "CourierMultipart",
                 "CourierResponseSerialization", "CourierReachability", "CourierSecurity", "Courier", "CourierXML",
+                "CourierAuthentication", "CourierCookies", "CourierStreaming",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
@@ -244,7 +245,7 @@ let package = Package(
         .testTarget(
             name: "CourierCLITests",
             dependencies: [
-                "CourierCLI", "CourierCore", "CourierRequestSerialization", "CourierResponseSerialization", "CourierReachability", "CourierSecurity",
+                "CourierCLI", "CourierCore", "CourierRequestSerialization", "CourierResponseSerialization", "CourierCookies", "CourierReachability", "CourierSecurity",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],

@@ -32,4 +32,4 @@ fi
 eval "$(Scripts/servers.sh env)"
 
 log "courier tour"
-"$COURIER" tour --server "$COURIER_HTTPBIN_URL" --tls-server "$COURIER_TLS_URL" --ca "$COURIER_CA_FILE"
+"$COURIER" tour --server "$COURIER_HTTPBIN_URL" --tls-server "$COURIER_TLS_URL" --ca "$COURIER_CA_FILE" --sse-server "$COURIER_SSE_URL"

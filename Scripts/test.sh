@@ -68,6 +68,13 @@ python3 Scripts/lib/decoding_rss.py .build/debug/courier --sizes 16m --readers s
 log "courier -c resumes against nginx (interrupted at three offsets, a changed file, a complete one, a longer one)"
 python3 Scripts/lib/cli_resume_check.py .build/debug/courier
 
+log "courier --session keeps cookies and authorization (curl reads and writes its file); --stream prints as lines arrive"
+python3 Scripts/lib/cli_session_stream_check.py .build/debug/courier
+
+log "courier tour (every step, server-sent events included)"
+.build/debug/courier tour --server "$COURIER_HTTPBIN_URL" --tls-server "$COURIER_TLS_URL" --ca "$COURIER_CA_FILE" \
+    --sse-server "$COURIER_SSE_URL"
+
 log "courier keeps server-controlled control characters off a terminal"
 python3 Scripts/lib/terminal_safety_check.py .build/debug/courier
 

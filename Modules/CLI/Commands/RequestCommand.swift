@@ -135,6 +135,12 @@ struct RequestCommand: ParsableCommand {
     @Flag(name: .shortAndLong, help: "No output but errors.")
     var quiet = false
 
+    @Option(help: ArgumentHelp("Keep cookies and authorization for this host between runs, in a session named NAME (or the directory NAME when it holds '/').", valueName: "NAME"))
+    var session: String?
+
+    @Flag(help: "Print the body line by line as each line arrives (event streams, NDJSON, logs); JSON lines are pretty-printed one by one.")
+    var stream = false
+
     @Argument(help: ArgumentHelp("[METHOD] URL [ITEM ...]", valueName: "request"))
     var arguments: [String] = []
 

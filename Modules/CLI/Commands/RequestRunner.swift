@@ -1,3 +1,4 @@
+import CourierCookies
 import CourierCore
 import CourierCurl
 import CourierMultipart
@@ -31,6 +32,13 @@ struct RequestRunner {
             authorization: authorization,
             throttle: try throttle()
         )
+        let sessionStore = try command.session.map { name throws(CLIError) in
+            try SessionStore.locate(name: name, authority: plan.request.authority, environment: ProcessInfo.processInfo.environment)
+        }
+        // A session's saved authorization goes with the request unless this run names one.
+        if plan.request.headerFields[.authorization] == nil, let saved = try sessionStore?.savedAuthorization() {
+            plan.request.headerFields[.authorization] = saved
+        }
         let downloading = command.download || command.output != nil
         if downloading, plan.request.headerFields[.acceptEncoding] == nil {
             // The file gets the bytes as the server stores them, so a later Range lines up.
@@ -52,16 +60,22 @@ struct RequestRunner {
         let uploadBar = plan.form.flatMap { form in
             form.isEmpty ? nil : ProgressPolicy.reporter(explicit: command.progress, length: .known(form.contentLength), bodyGoesToTerminal: false)
         }
+        let jar = try sessionStore?.loadJar()
         let session = try makeSession(
             version: options.httpVersion, decompresses: !downloading, metrics: metrics,
             uploadProgress: uploadBar.map(UploadProgressListener.init),
-            policy: policy, clientCertificate: clientCertificate
+            policy: policy, clientCertificate: clientCertificate, jar: jar
         )
         defer { session.invalidate(cancelingTasks: true) }
+        // The session is kept once the exchange is over, whatever its status (the cookies of a 401 count too).
+        func keepSession() throws(CLIError) {
+            if let sessionStore, let jar { try sessionStore.save(jar: jar, authorization: plan.request.headerFields[.authorization]) }
+        }
 
         let status: Int32
         if downloading {
             status = try await DownloadRunner(command: command, session: session, plan: plan, version: options.httpVersion).run()
+            try keepSession()
         } else {
             let response: Response
             do {
@@ -71,12 +85,15 @@ struct RequestRunner {
                 throw error
             }
             uploadBar?.finish()
+            try keepSession()
             if command.headers {
                 if !command.quiet {
                     let version = await headVersion(of: response, metrics: metrics, preference: options.httpVersion)
                     let head = HeadFormatter.format(response.head, version: version, terminal: Console.Stream.output.isTerminal)
                     Console.write(head, to: .output)
                 }
+            } else if command.stream {
+                try await StreamPrinter(pretty: command.pretty, quiet: command.quiet).print(response)
             } else {
                 try await BodyPrinter(pretty: command.pretty, progress: command.progress, quiet: command.quiet)
                     .print(response)
@@ -123,6 +140,9 @@ struct RequestRunner {
         }
         if command.headers && (command.download || command.output != nil) {
             throw CLIError("--headers prints the head instead of the body: it does not combine with -d or -o")
+        }
+        if command.stream && (command.headers || command.download || command.output != nil) {
+            throw CLIError("--stream prints the body as it arrives: it does not combine with --headers, -d or -o")
         }
         if command.maxRedirects < 0 { throw CLIError("--max-redirects takes 0 or more") }
         for (name, value) in [("--timeout", command.timeout), ("--connect-timeout", command.connectTimeout)] {
@@ -173,7 +193,8 @@ struct RequestRunner {
         metrics: MetricsRecorder,
         uploadProgress: UploadProgressListener?,
         policy: SecurityPolicy,
-        clientCertificate: ClientCertificate?
+        clientCertificate: ClientCertificate?,
+        jar: CookieJar?
     ) throws -> Session {
         var transport = CurlTransport.Configuration()
         transport.httpVersion = version
@@ -197,6 +218,8 @@ struct RequestRunner {
         configuration.eventListener = listener
         // Every https server is judged by the policy in the handshake (plain http has no handshake).
         configuration.trustEvaluator = policy
+        // Every hop's cookies are stored and sent (a network interceptor sees each exchange).
+        if let jar { configuration.networkInterceptors.append(CookieInterceptor(jar: jar)) }
         return Session(configuration: configuration, transport: try CurlTransport(configuration: transport))
     }
 

@@ -50,7 +50,7 @@ enum ContentType {
         return nil
     }
 
-    private static func mimeType(_ value: String?) -> String {
+    static func mimeType(_ value: String?) -> String {
         guard let value else { return "" }
         return value.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
     }

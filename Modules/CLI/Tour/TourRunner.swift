@@ -60,7 +60,9 @@ struct TourRunner {
         default:
             throw CLIError("--tls-server and --ca go together")
         }
-        return TourContext(server: server, tls: tls, transport: try CurlTransport(), narrator: narrator)
+        var sse = try command.sseServer.map { try RequestLine.target($0).absoluteString }
+        while sse?.hasSuffix("/") == true { sse?.removeLast() }
+        return TourContext(server: server, tls: tls, sse: sse, transport: try CurlTransport(), narrator: narrator)
     }
 
     static func steps(for context: TourContext) -> [TourStep] {
@@ -76,7 +78,11 @@ struct TourRunner {
             .redirects(server: context.server),
             .suspendResume(server: context.server),
             .timing(server: context.server),
+            .authentication(server: context.server),
+            .cookies(server: context.server),
+            .lineStream(server: context.server),
         ]
+        if let sse = context.sse { steps.append(.serverSentEvents(server: sse)) }
         if let tls = context.tls { steps.append(.tls(server: tls.server, caFile: tls.caFile)) }
         return steps
     }

@@ -22,13 +22,15 @@ struct TourContext {
     let server: String
     /// The HTTPS server and the CA that signed it, when given.
     let tls: (server: String, caFile: String)?
+    /// The streaming server (server-sent events), when given.
+    let sse: String?
     /// One transport for every step: connections are reused across steps.
     let transport: CurlTransport
     let narrator: TourNarrator
 
     /// A session on the shared transport with `baseURL` = the httpbin.
-    func session(_ configure: (inout SessionConfiguration) -> Void = { _ in }) -> Session {
-        var configuration = SessionConfiguration(baseURL: URL(string: server))
+    func session(baseURL: String? = nil, _ configure: (inout SessionConfiguration) -> Void = { _ in }) -> Session {
+        var configuration = SessionConfiguration(baseURL: URL(string: baseURL ?? server))
         configuration.timeouts = Timeouts(connect: .seconds(10), request: .seconds(30))
         configure(&configuration)
         return Session(configuration: configuration, transport: transport)

@@ -1,0 +1,79 @@
+import CourierCookies
+import Foundation
+
+/// `--session NAME`: the cookies and the authorization of a host kept between runs, as httpie's sessions keep
+/// them. A session is a directory, `$XDG_CONFIG_HOME/courier/sessions/HOST_PORT/NAME/` (or `~/.config/…`), made
+/// with mode 0700, holding `cookies.txt` (curl's Netscape format, so `curl -b` and `-c` use it too) and
+/// `authorization` (the `Authorization` value last sent), each with mode 0600. A NAME holding `/` is the
+/// directory itself.
+struct SessionStore: Equatable {
+    /// The session's directory.
+    let directory: String
+
+    var cookieFile: String { directory + "/cookies.txt" }
+    var authorizationFile: String { directory + "/authorization" }
+
+    /// The session `name` for the host of `authority` (`host:port`), under the user's configuration directory.
+    static func locate(name: String, authority: String?, environment: [String: String]) throws(CLIError) -> SessionStore {
+        if name.contains("/") { return SessionStore(directory: name) }
+        guard !name.isEmpty, name.count <= 64, name != ".", name != "..",
+              name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" || $0 == ".") }) else {
+            throw CLIError("--session takes a name of letters, digits, '.', '-' and '_' (at most 64), or a directory path",
+                           hint: "e.g. --session work, or --session ./my-session")
+        }
+        let base: String
+        if let config = environment["XDG_CONFIG_HOME"], config.hasPrefix("/") {
+            base = config
+        } else if let home = environment["HOME"], !home.isEmpty {
+            base = home + "/.config"
+        } else {
+            throw CLIError("--session needs HOME or XDG_CONFIG_HOME to know where sessions live", hint: "or give a directory: --session ./NAME")
+        }
+        // `host:port` as a directory name; an IPv6 address keeps its colons out too.
+        let host = (authority ?? "unknown").lowercased().map { $0 == ":" || $0 == "/" || $0 == "[" || $0 == "]" ? "_" : $0 }
+        return SessionStore(directory: "\(base)/courier/sessions/\(String(host))/\(name)")
+    }
+
+    /// The session's cookies: an empty jar for a new session.
+    func loadJar() throws(CLIError) -> CookieJar {
+        guard FileManager.default.fileExists(atPath: cookieFile) else { return CookieJar() }
+        do {
+            return try CookieJar(netscapeFile: cookieFile)
+        } catch {
+            throw CLIError("session: \(error)")
+        }
+    }
+
+    /// The `Authorization` value the session last sent, if any.
+    func savedAuthorization() throws(CLIError) -> String? {
+        guard FileManager.default.fileExists(atPath: authorizationFile) else { return nil }
+        guard let data = FileManager.default.contents(atPath: authorizationFile),
+              let text = String(data: data, encoding: .utf8) else {
+            throw CLIError("session: cannot read \(authorizationFile)")
+        }
+        let value = text.trimmingCharacters(in: .newlines)
+        return value.isEmpty ? nil : value
+    }
+
+    /// Keeps `jar`'s cookies and `authorization` (when there is one) for the next run.
+    func save(jar: CookieJar, authorization: String?) throws(CLIError) {
+        do {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            try jar.write(netscapeFile: cookieFile)
+            if let authorization {
+                let temporary = authorizationFile + ".\(ProcessInfo.processInfo.processIdentifier).tmp"
+                guard FileManager.default.createFile(atPath: temporary, contents: Data((authorization + "\n").utf8), attributes: [.posixPermissions: 0o600]) else {
+                    throw CLIError("session: cannot write \(authorizationFile)")
+                }
+                guard rename(temporary, authorizationFile) == 0 else {
+                    unlink(temporary)
+                    throw CLIError("session: cannot write \(authorizationFile)")
+                }
+            }
+        } catch let error as CLIError {
+            throw error
+        } catch {
+            throw CLIError("session: cannot keep the session in \(directory): \(error)")
+        }
+    }
+}
