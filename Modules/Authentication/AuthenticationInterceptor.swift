@@ -96,6 +96,9 @@ public final class AuthenticationInterceptor<Authenticating: Authenticator>: Int
             state.nextCallID += 1
             return state.nextCallID
         }
+        // Take the lock once more after waking: the continuation hands the credential over inside the
+        // uninstrumented concurrency runtime, where ThreadSanitizer cannot see the order the lock gives it.
+        defer { state.withLock { _ in } }
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (waiter: Waiter) in
                 let now = origin.duration(to: .now)
