@@ -1,3 +1,4 @@
+import CourierCore
 import FoundationEssentials
 
 /// A `Set-Cookie` field read by RFC 6265bis §5.6, before the storage model decides whether and how it is
@@ -56,7 +57,7 @@ struct SetCookie: Equatable {
             let text = String(decoding: attributeValue, as: UTF8.self)
             switch String(decoding: attributeName, as: UTF8.self).lowercased() {
             case "expires":
-                if let date = CookieDate.parse(text) { expires = min(date, now + maximumLifetime) }
+                if let date = HTTPDate.parse(text) { expires = min(date, now + maximumLifetime) }
             case "max-age":
                 if let seconds = maxAgeSeconds(attributeValue) {
                     maxAge = seconds <= 0 ? Date.distantPast : now + min(TimeInterval(seconds), maximumLifetime)

@@ -1,8 +1,8 @@
-@testable import CourierCookies
+import CourierCore
 import FoundationEssentials
 import Testing
 
-/// RFC 6265 §5.1.1's date algorithm (`CookieDate`).
+/// RFC 6265 §5.1.1's date algorithm (`HTTPDate`, in Core).
 @Suite struct CookieDateTests {
     private let expected = Date(timeIntervalSince1970: 784_111_777)   // Sun, 06 Nov 1994 08:49:37 GMT
 
@@ -18,7 +18,7 @@ import Testing
         "Sun, 6 November 1994 08:49:37 +0000",
     ])
     func theFormatsServersSendAllRead(text: String) {
-        #expect(CookieDate.parse(text) == expected)
+        #expect(HTTPDate.parse(text) == expected)
     }
 
     @Test(arguments: [
@@ -34,15 +34,15 @@ import Testing
         "Sun, 006 Nov 1994 08:49:37 GMT",        // a three-digit day is no day (it reads as the year 2006)
     ])
     func impossibleDatesAreNoDate(text: String) {
-        #expect(CookieDate.parse(text) == nil)
+        #expect(HTTPDate.parse(text) == nil)
     }
 
     @Test func twoDigitYearsAndLeapDays() {
-        #expect(CookieDate.parse("01 Jan 70 00:00:00") == Date(timeIntervalSince1970: 0))
-        #expect(CookieDate.parse("01 Jan 69 00:00:00") == Date(timeIntervalSince1970: 3_124_224_000))   // 2069
-        #expect(CookieDate.parse("29 Feb 2024 12:00:00") == Date(timeIntervalSince1970: 1_709_208_000))
-        #expect(CookieDate.parse("29 Feb 2023 12:00:00") == nil)
-        #expect(CookieDate.parse("29 Feb 2000 00:00:00") != nil && CookieDate.parse("29 Feb 1900 00:00:00") == nil)
-        #expect(CookieDate.parse("01 Jan 1601 00:00:00") == Date(timeIntervalSince1970: -11_644_473_600))
+        #expect(HTTPDate.parse("01 Jan 70 00:00:00") == Date(timeIntervalSince1970: 0))
+        #expect(HTTPDate.parse("01 Jan 69 00:00:00") == Date(timeIntervalSince1970: 3_124_224_000))   // 2069
+        #expect(HTTPDate.parse("29 Feb 2024 12:00:00") == Date(timeIntervalSince1970: 1_709_208_000))
+        #expect(HTTPDate.parse("29 Feb 2023 12:00:00") == nil)
+        #expect(HTTPDate.parse("29 Feb 2000 00:00:00") != nil && HTTPDate.parse("29 Feb 1900 00:00:00") == nil)
+        #expect(HTTPDate.parse("01 Jan 1601 00:00:00") == Date(timeIntervalSince1970: -11_644_473_600))
     }
 }

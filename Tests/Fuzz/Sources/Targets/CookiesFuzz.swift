@@ -1,7 +1,7 @@
 @testable import CourierCookies
 import Foundation
 
-/// The cookie parsers (`SetCookie`, `CookieDate`, `NetscapeCookieFile`) and the storage model: `Set-Cookie` fields
+/// The cookie parsers (`SetCookie`, `HTTPDate`, `NetscapeCookieFile`) and the storage model: `Set-Cookie` fields
 /// and cookie files are bytes a server or another program wrote. For every input: a field is ignored or read
 /// within RFC 6265bis's limits; what the store keeps obeys the domain, path, secure and prefix rules for the
 /// origin that set it; and every cookie it keeps survives a trip through the Netscape file format unchanged.
@@ -56,6 +56,6 @@ enum CookiesFuzz: FuzzTarget {
         }
         // A file of the fuzzer's own: any text, never a crash.
         _ = NetscapeCookieFile.cookies(from: fields.joined(separator: "\n"), now: now)
-        _ = CookieDate.parse(fields.first ?? "")
+        _ = HTTPDate.parse(fields.first ?? "")
     }
 }

@@ -1,13 +1,15 @@
 import FoundationEssentials
 
-/// The cookie date algorithm of RFC 6265 §5.1.1, the lenient reading every browser applies to `Expires`:
+/// HTTP dates read by the cookie date algorithm of RFC 6265 §5.1.1, the lenient reading every browser applies
+/// to `Expires` and that accepts the three formats RFC 9110 §5.6.7 asks recipients to read:
 /// the text is cut into tokens at delimiters, and the first token that looks like a time, a day of the
 /// month, a month name and a year fills each part, whatever the order (`Sun, 06 Nov 1994 08:49:37 GMT`,
-/// `Sunday, 06-Nov-94 08:49:37 GMT`, `Sun Nov  6 08:49:37 1994` all read the same). Pure; fuzzed.
-enum CookieDate {
+/// `Sunday, 06-Nov-94 08:49:37 GMT`, `Sun Nov  6 08:49:37 1994` all read the same). Cookies' `Expires` and the
+/// cache's `Date`, `Expires` and `Last-Modified` use it. Pure; fuzzed (the `cookies` target).
+package enum HTTPDate {
     /// The instant `text` names, or `nil` when it names none (a missing part, a part out of range, a
     /// year before 1601).
-    static func parse(_ text: String) -> Date? {
+    package static func parse(_ text: String) -> Date? {
         var time: (hour: Int, minute: Int, second: Int)?
         var day: Int?
         var month: Int?
