@@ -69,7 +69,10 @@ struct FaultTests {
     }
 
     @Test func slowHeadersWithinTheTimeoutSucceed() async throws {
-        let error = await fault("slow-headers?delay_ms=300")
+        // The total limit counts from when the call starts, queueing included: under ThreadSanitizer with both cores
+        // busy a call waited 1 s before its transfer began, and a flat 2 s limit then cut a 300 ms delay (CI).
+        let timeouts = Timeouts(connect: .seconds(2), request: TimeBounds.limit(.milliseconds(300)))
+        let error = await fault("slow-headers?delay_ms=300", timeouts: timeouts)
         #expect(error == nil)
     }
 
