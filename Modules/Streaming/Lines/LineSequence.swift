@@ -75,7 +75,15 @@ struct RawLineIterator {
             ready.removeAll(keepingCapacity: true)
             readyIndex = 0
             if ended { return nil }
-            guard let chunk = try await body.next() else {
+            let next: ArraySlice<UInt8>?
+            do {
+                next = try await body.next()
+            } catch {
+                // A transport's failure (a cut connection) reaches the reader as every call's does: a CourierError.
+                ended = true
+                throw CourierError.wrapping(error, stage: .responseBody, request: nil)
+            }
+            guard let chunk = next else {
                 ended = true
                 if let last = splitter.finish() { return (last, splitter.lineCount) }
                 return nil

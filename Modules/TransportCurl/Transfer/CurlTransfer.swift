@@ -169,7 +169,17 @@ final class CurlTransfer: @unchecked Sendable {
     }
 
     func configureHeaders(on easy: CurlEasy, expectsBody: Bool) {
+        // swift-http-types keeps `Cookie` as one field per cookie (HTTP/2's crumbs); a request carries them in one
+        // field joined with "; " (RFC 6265 §5.4), or an HTTP/1.1 server reads two fields as one joined with ", ".
+        let cookies = request.headerFields[values: .cookie]
+        var cookiesWritten = false
         for field in request.headerFields {
+            if field.name == .cookie {
+                guard !cookiesWritten else { continue }
+                cookiesWritten = true
+                headers.append("\(field.name.rawName): \(cookies.joined(separator: "; "))")
+                continue
+            }
             // "Name:" would tell curl to drop the header; "Name;" sends it with an empty value.
             headers.append(field.value.isEmpty ? "\(field.name.rawName);" : "\(field.name.rawName): \(field.value)")
         }
