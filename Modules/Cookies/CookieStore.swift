@@ -69,11 +69,11 @@ struct CookieStore {
     mutating func store(_ set: SetCookie, from origin: CookieOrigin, now: Date, isPublicSuffix: (String) -> Bool) -> Outcome {
         var domain = set.domain ?? ""
         if !domain.isEmpty, isPublicSuffix(domain) {
-            guard domain == origin.host else { return .ignored("the domain \(domain) is a public suffix") }
+            guard domain.sameBytes(as: origin.host) else { return .ignored("the domain \(domain) is a public suffix") }
             domain = ""
         }
         let hostOnly: Bool
-        if domain.isEmpty || (origin.isIPAddress && domain == origin.host) {
+        if domain.isEmpty || (origin.isIPAddress && domain.sameBytes(as: origin.host)) {
             hostOnly = true
             domain = origin.host
         } else {
@@ -85,13 +85,13 @@ struct CookieStore {
         let path = set.path ?? Self.defaultPath(origin.path)
         if set.secure && !origin.secure { return .ignored("a secure cookie from an insecure origin") }
         if set.sameSite == .none && !set.secure { return .ignored("SameSite=None without Secure") }
-        let lowercasedName = set.name.lowercased()
-        if lowercasedName.hasPrefix("__secure-") && !set.secure { return .ignored("a __Secure- cookie without Secure") }
-        if lowercasedName.hasPrefix("__host-") && !(set.secure && hostOnly && path == "/") {
+        // Prefixes are bytes, ASCII case-insensitive: a combining mark after "__Secure-" must not hide the prefix.
+        if set.name.hasASCIIPrefix("__secure-") && !set.secure { return .ignored("a __Secure- cookie without Secure") }
+        if set.name.hasASCIIPrefix("__host-") && !(set.secure && hostOnly && path.sameBytes(as: "/")) {
             return .ignored("a __Host- cookie needs Secure, no Domain and Path=/")
         }
         if !set.secure && !origin.secure, cookies.contains(where: {
-            $0.name == set.name && $0.secure
+            $0.name.sameBytes(as: set.name) && $0.secure
                 && (Self.domainMatches($0.domain, domain) || Self.domainMatches(domain, $0.domain))
                 && Self.pathMatches(path, $0.path)
         }) {
@@ -101,7 +101,10 @@ struct CookieStore {
             name: set.name, value: set.value, domain: domain, hostOnly: hostOnly, path: path,
             expires: set.expires, secure: set.secure, httpOnly: set.httpOnly, sameSite: set.sameSite, created: now
         )
-        let existing = cookies.firstIndex { $0.name == cookie.name && $0.domain == cookie.domain && $0.hostOnly == cookie.hostOnly && $0.path == cookie.path }
+        let existing = cookies.firstIndex {
+            $0.name.sameBytes(as: cookie.name) && $0.domain.sameBytes(as: cookie.domain) && $0.hostOnly == cookie.hostOnly
+                && $0.path.sameBytes(as: cookie.path)
+        }
         if let existing {
             cookie.created = cookies[existing].created
             cookies.remove(at: existing)
@@ -114,7 +117,7 @@ struct CookieStore {
     /// The cookies a request to `origin` carries at `now`, longest path first, then oldest first.
     func cookies(for origin: CookieOrigin, now: Date) -> [Cookie] {
         cookies.filter { cookie in
-            (cookie.hostOnly ? origin.host == cookie.domain : Self.domainMatches(origin.host, cookie.domain))
+            (cookie.hostOnly ? origin.host.sameBytes(as: cookie.domain) : Self.domainMatches(origin.host, cookie.domain))
                 && Self.pathMatches(origin.path, cookie.path)
                 && (!cookie.secure || origin.secure)
                 && !cookie.isExpired(at: now)
@@ -136,7 +139,7 @@ struct CookieStore {
     /// Adds `cookie`, then evicts to the limits: expired cookies first, then the oldest.
     private mutating func insert(_ cookie: Cookie, now: Date = Date()) {
         cookies.append(cookie)
-        let sameDomain = cookies.indices.filter { cookies[$0].domain == cookie.domain }
+        let sameDomain = cookies.indices.filter { cookies[$0].domain.sameBytes(as: cookie.domain) }
         if sameDomain.count > maximumPerDomain { evict(among: sameDomain, now: now) }
         if cookies.count > maximumTotal { evict(among: Array(cookies.indices), now: now) }
     }
@@ -147,24 +150,43 @@ struct CookieStore {
         if let victim { cookies.remove(at: victim) }
     }
 
+    // Domains, paths and names compare as bytes, as the RFC's octets do: Swift's `==` and `hasPrefix` compare
+    // characters under canonical equivalence, so "é" and "e" + U+0301 would be one cookie name (the `cookies` fuzz
+    // target found a path whose "/" a combining mark hid).
+
     /// RFC 6265 §5.1.3: the same string, or `host` ends with `.domain` and is a host name, not an address.
     static func domainMatches(_ host: String, _ domain: String) -> Bool {
-        if host == domain { return true }
+        if host.sameBytes(as: domain) { return true }
         let origin = CookieOrigin(host: host, path: "/", secure: false)
-        return !origin.isIPAddress && host.hasSuffix("." + domain)
+        return !origin.isIPAddress && host.utf8.count > domain.utf8.count
+            && host.utf8.reversed().starts(with: ("." + domain).utf8.reversed())
     }
 
     /// RFC 6265 §5.1.4: the same path, or the cookie's is a prefix ending at a `/` of the request's.
     static func pathMatches(_ requestPath: String, _ cookiePath: String) -> Bool {
-        if requestPath == cookiePath { return true }
-        guard requestPath.hasPrefix(cookiePath) else { return false }
-        if cookiePath.hasSuffix("/") { return true }
+        if requestPath.sameBytes(as: cookiePath) { return true }
+        guard requestPath.utf8.starts(with: cookiePath.utf8) else { return false }
+        if cookiePath.utf8.last == UInt8(ascii: "/") { return true }
         return requestPath.utf8.dropFirst(cookiePath.utf8.count).first == UInt8(ascii: "/")
     }
 
     /// RFC 6265 §5.1.4: the request path up to its last `/`, or `/`.
     static func defaultPath(_ requestPath: String) -> String {
-        guard requestPath.hasPrefix("/"), let last = requestPath.lastIndex(of: "/"), last != requestPath.startIndex else { return "/" }
-        return String(requestPath[..<last])
+        let bytes = Array(requestPath.utf8)
+        guard bytes.first == UInt8(ascii: "/"), let last = bytes.lastIndex(of: UInt8(ascii: "/")), last > 0 else { return "/" }
+        return String(decoding: bytes[..<last], as: UTF8.self)
+    }
+}
+
+extension String {
+    /// The same UTF-8 bytes (not Swift's canonical equivalence).
+    func sameBytes(as other: String) -> Bool { utf8.elementsEqual(other.utf8) }
+
+    /// Starts with `prefix`'s bytes, ASCII letters in either case (`prefix` lower case).
+    func hasASCIIPrefix(_ prefix: String) -> Bool {
+        utf8.count >= prefix.utf8.count
+            && zip(utf8, prefix.utf8).allSatisfy { byte, expected in
+                (byte >= 0x41 && byte <= 0x5A ? byte + 0x20 : byte) == expected
+            }
     }
 }

@@ -17,36 +17,35 @@ enum NetscapeCookieFile {
     private static let httpOnlyPrefix = "#HttpOnly_"
 
     /// The cookies of `text`, and how many lines were not cookies the format allows (skipped, as curl skips them).
+    /// Lines and fields are cut at LF and TAB bytes, not characters: a combining mark after a TAB must not hide it.
     static func cookies(from text: String, now: Date) -> (cookies: [Cookie], skipped: Int) {
         var cookies: [Cookie] = []
         var skipped = 0
-        for rawLine in text.split(omittingEmptySubsequences: true, whereSeparator: { $0 == "\n" || $0 == "\r\n" }) {
-            var line = Substring(rawLine)
-            if line.hasSuffix("\r") { line = line.dropLast() }
-            var httpOnly = false
-            if line.hasPrefix(httpOnlyPrefix) {
-                httpOnly = true
-                line = line.dropFirst(httpOnlyPrefix.count)
-            } else if line.hasPrefix("#") || line.allSatisfy({ $0 == " " || $0 == "\t" }) {
+        let httpOnly = Array(httpOnlyPrefix.utf8)
+        for rawLine in text.utf8.split(separator: UInt8(ascii: "\n")) {
+            var line = rawLine[...]
+            if line.last == UInt8(ascii: "\r") { line = line.dropLast() }
+            var isHTTPOnly = false
+            if line.starts(with: httpOnly) {
+                isHTTPOnly = true
+                line = line.dropFirst(httpOnly.count)
+            } else if line.first == UInt8(ascii: "#") || line.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) {
                 continue
             }
-            let fields = line.split(separator: "\t", omittingEmptySubsequences: false)
+            let fields = line.split(separator: 0x09, omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
             guard fields.count == 7 || fields.count == 6,
                   let expiry = Int64(fields[4]), expiry >= 0,
-                  !fields[0].isEmpty, fields[2].hasPrefix("/") else {
+                  !fields[0].isEmpty, fields[2].utf8.first == UInt8(ascii: "/") else {
                 skipped += 1
                 continue
             }
-            let subdomains = fields[1].uppercased() == "TRUE"
             var domain = fields[0].lowercased()
-            if domain.hasPrefix(".") { domain.removeFirst() }
+            if domain.utf8.first == UInt8(ascii: ".") { domain = String(decoding: domain.utf8.dropFirst(), as: UTF8.self) }
             guard !domain.isEmpty else { skipped += 1; continue }
-            let name = String(fields[5])
-            let value = fields.count == 7 ? String(fields[6]) : ""
             cookies.append(Cookie(
-                name: name, value: value, domain: domain, hostOnly: !subdomains, path: String(fields[2]),
-                expires: expiry == 0 ? nil : Date(timeIntervalSince1970: TimeInterval(expiry)),
-                secure: fields[3].uppercased() == "TRUE", httpOnly: httpOnly, created: now
+                name: fields[5], value: fields.count == 7 ? fields[6] : "", domain: domain, hostOnly: fields[1].uppercased() != "TRUE",
+                path: fields[2], expires: expiry == 0 ? nil : Date(timeIntervalSince1970: TimeInterval(expiry)),
+                secure: fields[3].uppercased() == "TRUE", httpOnly: isHTTPOnly, created: now
             ))
         }
         return (cookies, skipped)
@@ -58,7 +57,7 @@ enum NetscapeCookieFile {
         var text = header
         for cookie in cookies.sorted(by: { $0.created < $1.created }) {
             let fields = [cookie.name, cookie.value, cookie.domain, cookie.path]
-            guard !fields.contains(where: { $0.contains { $0 == "\t" || $0 == "\n" || $0 == "\r" } }) else { continue }
+            guard !fields.contains(where: { $0.utf8.contains { $0 == 0x09 || $0 == 0x0A || $0 == 0x0D } }) else { continue }
             let domain = (cookie.httpOnly ? httpOnlyPrefix : "") + (cookie.hostOnly ? "" : ".") + cookie.domain
             let expiry = cookie.expires.map { String(Int64(max(1, $0.timeIntervalSince1970.rounded(.up)))) } ?? "0"
             text += [

@@ -111,4 +111,18 @@ import Testing
         store("late=1", from: "http://example.com/", into: &jar, at: now + 30)
         #expect(header(jar, "http://example.com/", at: now + 31) == "c3=3; c4=4; late=1")
     }
+
+    @Test func namesPathsAndPrefixesCompareAsBytes() {
+        var jar = CookieStore()
+        // "é" precomposed and decomposed are two names, as in browsers (Swift's == would call them one).
+        store("\u{E9}=1", from: "https://example.com/", into: &jar)
+        store("e\u{301}=2", from: "https://example.com/", into: &jar)
+        #expect(jar.cookies.count == 2)
+        // A combining mark after the prefix does not hide it; after "/", it does not hide the path's start.
+        #expect(store("__Secure-\u{301}x=1", from: "https://example.com/", into: &jar) != .stored)
+        #expect(store("p=1; Path=/\u{7EF}o", from: "https://example.com/", into: &jar) == .stored)
+        #expect(jar.cookies.last?.path == "/\u{7EF}o")
+        #expect(CookieStore.defaultPath("/a\u{301}/b\u{301}") == "/a\u{301}")
+        #expect(!CookieStore.pathMatches("/e\u{301}x", "/\u{E9}"))
+    }
 }

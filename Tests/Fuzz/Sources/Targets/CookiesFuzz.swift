@@ -1,4 +1,5 @@
 @testable import CourierCookies
+import CourierCore
 import Foundation
 
 /// The cookie parsers (`SetCookie`, `HTTPDate`, `NetscapeCookieFile`) and the storage model: `Set-Cookie` fields
@@ -22,34 +23,38 @@ enum CookiesFuzz: FuzzTarget {
             precondition(!set.name.utf8.contains { ($0 < 0x20 && $0 != 0x09) || $0 == 0x7F }, "a control character in \(set.name.debugDescription)")
             precondition(set.name.utf8.count + set.value.utf8.count <= SetCookie.maximumPairLength, "a pair over the limit")
             if let expires = set.expires { precondition(expires <= now + SetCookie.maximumLifetime, "an expiry past 400 days") }
-            if let domain = set.domain { precondition(!domain.hasPrefix(".") && domain == domain.lowercased(), "domain \(domain)") }
-            if let path = set.path { precondition(path.hasPrefix("/"), "path \(path)") }
+            // One leading dot goes (RFC 6265bis §5.6.3): "..a" stays ".a", which then matches no host.
+            if let domain = set.domain { precondition(domain == domain.lowercased(), "domain \(domain)") }
+            if let path = set.path { precondition(path.utf8.first == UInt8(ascii: "/"), "path \(path)") }
             _ = store.store(set, from: origin, now: now, isPublicSuffix: { ["com", "uk", "co.uk", "test"].contains($0) })
         }
         precondition(store.cookies.count <= 12, "the store holds \(store.cookies.count) cookies")
         for cookie in store.cookies {
             if cookie.hostOnly {
-                precondition(cookie.domain == origin.host, "a host-only cookie for \(cookie.domain) from \(origin.host)")
+                precondition(cookie.domain.sameBytes(as: origin.host), "a host-only cookie for \(cookie.domain) from \(origin.host)")
             } else {
                 precondition(CookieStore.domainMatches(origin.host, cookie.domain) && cookie.domain != "com" && cookie.domain != "co.uk",
                              "a domain cookie for \(cookie.domain) from \(origin.host)")
             }
-            precondition(cookie.path.hasPrefix("/"), "path \(cookie.path)")
+            precondition(cookie.path.utf8.first == UInt8(ascii: "/"), "path \(cookie.path)")
+            precondition(cookie.domain.utf8.first != UInt8(ascii: "."), "a stored domain \(cookie.domain) starts with a dot")
             precondition(!cookie.secure || secure, "a secure cookie from an insecure origin")
-            if cookie.name.lowercased().hasPrefix("__host-") { precondition(cookie.secure && cookie.hostOnly && cookie.path == "/", "a bad __Host- cookie") }
+            if cookie.name.hasASCIIPrefix("__host-") { precondition(cookie.secure && cookie.hostOnly && cookie.path.sameBytes(as: "/"), "a bad __Host- cookie") }
+            if cookie.name.hasASCIIPrefix("__secure-") { precondition(cookie.secure, "a __Secure- cookie without Secure") }
             precondition(!cookie.isExpired(at: now), "an expired cookie stored")
         }
         // The Netscape format: what is written reads back the same (cookies it cannot hold are left out).
         let text = NetscapeCookieFile.text(for: store.cookies)
         let (read, skipped) = NetscapeCookieFile.cookies(from: text, now: now)
         let writable = store.cookies.filter { cookie in
-            ![cookie.name, cookie.value, cookie.domain, cookie.path].contains { $0.contains { $0 == "\t" || $0 == "\n" || $0 == "\r" } }
+            ![cookie.name, cookie.value, cookie.domain, cookie.path].contains { $0.utf8.contains { $0 == 0x09 || $0 == 0x0A || $0 == 0x0D } }
         }
         precondition(skipped == 0, "\(skipped) lines of our own file skipped:\n\(text)")
         precondition(read.count == writable.count, "\(writable.count) cookies written, \(read.count) read:\n\(text)")
         for (original, again) in zip(writable.sorted { $0.created < $1.created }, read) {
-            precondition(original.name == again.name && original.value == again.value && original.domain == again.domain
-                && original.hostOnly == again.hostOnly && original.path == again.path && original.secure == again.secure
+            precondition(original.name.sameBytes(as: again.name) && original.value.sameBytes(as: again.value)
+                && original.domain.sameBytes(as: again.domain)
+                && original.hostOnly == again.hostOnly && original.path.sameBytes(as: again.path) && original.secure == again.secure
                 && original.httpOnly == again.httpOnly, "\(original) came back as \(again)")
             let seconds = { (date: Date?) in date.map { Int64($0.timeIntervalSince1970.rounded(.up)) } }
             precondition(seconds(original.expires) == seconds(again.expires), "the expiry of \(original) changed")
