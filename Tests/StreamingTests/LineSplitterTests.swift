@@ -10,7 +10,7 @@ import Testing
         for chunk in chunks {
             try splitter.append(chunk[...]) { lines.append(String(decoding: $0, as: UTF8.self)) }
         }
-        if let last = splitter.finish() { lines.append(String(decoding: last, as: UTF8.self)) }
+        if let last = try splitter.finish() { lines.append(String(decoding: last, as: UTF8.self)) }
         return lines
     }
 
@@ -60,6 +60,16 @@ import Testing
         for chunks in cuts(of: text) {
             #expect(try lines(chunks, .any) == expected, "cut as \(chunks)")
         }
+    }
+
+    @Test func aLastLineEndingInCRIsHeldToTheLimitToo() throws {
+        // Found by the streams fuzz target: ten bytes and a CR, the stream's end, made an 11-byte line past a limit of 10.
+        let text = String(repeating: "x", count: 10) + "\r"
+        for chunks in cuts(of: text) {
+            let error = #expect(throws: StreamError.self) { try lines(chunks, .lineFeed, maximumLength: 10) }
+            #expect(error?.code == .lineTooLong)
+        }
+        #expect(try lines([Array(text.utf8)], .lineFeed, maximumLength: 11) == [text])
     }
 
     @Test func theLimitIsTheLineWithoutItsTerminator() throws {

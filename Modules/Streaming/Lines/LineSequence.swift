@@ -85,7 +85,11 @@ struct RawLineIterator {
             }
             guard let chunk = next else {
                 ended = true
-                if let last = splitter.finish() { return (last, splitter.lineCount) }
+                do throws(StreamError) {
+                    if let last = try splitter.finish() { return (last, splitter.lineCount) }
+                } catch {
+                    throw CourierError(stage: .responseBody, underlyingError: error)
+                }
                 return nil
             }
             var number = splitter.lineCount

@@ -26,7 +26,9 @@ enum StreamsFuzz: FuzzTarget {
             }
             for event in whole.events {
                 precondition(!event.type.isEmpty, "an event without a type")
-                precondition(event.data.utf8.count <= limit, "an event over the limit of \(limit)")
+                // The limit counts the bytes received; a byte that is not UTF-8 becomes U+FFFD, three bytes long, so
+                // the decoded text may be longer in UTF-8 but never has more scalars than bytes arrived.
+                precondition(event.data.unicodeScalars.count <= limit, "an event over the limit of \(limit)")
             }
         } else {
             let whole = lines([bytes], limit: limit)
@@ -74,11 +76,11 @@ enum StreamsFuzz: FuzzTarget {
         var lines: [[UInt8]] = []
         do {
             for piece in pieces { try splitter.append(piece[...]) { lines.append(Array($0)) } }
+            if let last = try splitter.finish() { lines.append(last) }
         } catch {
             precondition(error.code == .lineTooLong, "unexpected \(error)")
             return (lines, error.code, error.line)
         }
-        if let last = splitter.finish() { lines.append(last) }
         return (lines, nil, nil)
     }
 }
