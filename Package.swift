@@ -25,6 +25,7 @@ let package = Package(
         .library(name: "CourierAuthentication", targets: ["CourierAuthentication"]),
         .library(name: "CourierStreaming", targets: ["CourierStreaming"]),
         .library(name: "CourierCookies", targets: ["CourierCookies"]),
+        .library(name: "CourierCache", targets: ["CourierCache"]),
         .library(name: "Courier", targets: ["Courier"]),
         .executable(name: "courier", targets: ["CourierCLIMain"]),
     ],
@@ -105,6 +106,13 @@ let package = Package(
             path: "Modules/Cookies",
             swiftSettings: strictSettings
         ),
+        // A private HTTP cache (RFC 9111) as a network interceptor, in memory or on disk (Core only).
+        .target(
+            name: "CourierCache",
+            dependencies: ["CourierCore", .product(name: "HTTPTypes", package: "swift-http-types")],
+            path: "Modules/Cache",
+            swiftSettings: strictSettings
+        ),
         .target(
             name: "CourierMultipart",
             dependencies: ["CourierCore", .product(name: "HTTPTypes", package: "swift-http-types")],
@@ -151,7 +159,7 @@ let package = Package(
         .target(
             name: "Courier",
             dependencies: [
-                "CourierCore", "CourierCurl", "CourierRequestSerialization", "CourierMultipart", "CourierAuthentication", "CourierStreaming", "CourierCookies",
+                "CourierCore", "CourierCurl", "CourierRequestSerialization", "CourierMultipart", "CourierAuthentication", "CourierStreaming", "CourierCookies", "CourierCache",
                 "CourierResponseSerialization", "CourierReachability", "CourierSecurity",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
@@ -164,7 +172,7 @@ let package = Package(
             dependencies: [
                 "CourierCore", "CourierCurl", "CourierRequestSerialization", "CourierMultipart",
                 "CourierResponseSerialization", "CourierReachability", "CourierSecurity", "Courier", "CourierXML",
-                "CourierAuthentication", "CourierCookies", "CourierStreaming",
+                "CourierAuthentication", "CourierCookies", "CourierStreaming", "CourierCache",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
@@ -194,6 +202,12 @@ let package = Package(
             name: "CourierCookiesTests",
             dependencies: ["CourierCookies", "CourierCore", "CourierTesting", .product(name: "HTTPTypes", package: "swift-http-types")],
             path: "Tests/CookiesTests",
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "CourierCacheTests",
+            dependencies: ["CourierCache", "CourierCore", "CourierTesting", .product(name: "HTTPTypes", package: "swift-http-types")],
+            path: "Tests/CacheTests",
             swiftSettings: strictSettings
         ),
         .testTarget(
@@ -313,7 +327,7 @@ if Context.environment["COURIER_FUZZ"] == "1" {
             name: "courier-fuzz",
             dependencies: [
                 "CourierCore", "CourierCurl", "CourierRequestSerialization", "CourierMultipart",
-                "CourierResponseSerialization", "CourierXML", "CourierReachability", "CourierSecurity", "CourierCLI", "CourierStreaming", "CourierCookies",
+                "CourierResponseSerialization", "CourierXML", "CourierReachability", "CourierSecurity", "CourierCLI", "CourierStreaming", "CourierCookies", "CourierCache",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
             path: "Tests/Fuzz/Sources",

@@ -55,6 +55,7 @@ let package = Package(
                 .product(name: "CourierAuthentication", package: "Courier"),
                 .product(name: "CourierStreaming", package: "Courier"),
                 .product(name: "CourierCookies", package: "Courier"),
+                .product(name: "CourierCache", package: "Courier"),
             ],
             path: "Tests/IntegrationTests",
             swiftSettings: [.enableUpcomingFeature("ExistentialAny")]

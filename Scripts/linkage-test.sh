@@ -162,6 +162,24 @@ precondition(jar.allCookies.map(\.name) == ["b"])
 ! grep -q libpsl <<<"$(ldd "$work/.build/debug/CoreOnly")" || die "CoreOnly loads libpsl"
 echo "ok: CoreOnly holds no code of CourierCookies and loads no libpsl"
 
+# The cache is Core alone too.
+check CacheOnly "CourierCore CourierCache" "CourierCore CourierCache HTTPTypes" \
+    "FoundationNetworking|libFoundation\.so|libxml2|libcurl|libssl|libcrypto|libpsl" '
+struct Origin: Transport {
+    func send(_ request: HTTPRequest, body: Body?, context: RequestContext) async throws -> Response {
+        Response(head: HTTPResponse(status: .ok, headerFields: [.cacheControl: "max-age=60", .contentLength: "2"]), body: Body("hi"))
+    }
+}
+let cache = try HTTPCache(.memory(maximumBytes: 1 << 20))
+let session = Session(configuration: SessionConfiguration(networkInterceptors: [cache.interceptor]), transport: Origin())
+let request = HTTPRequest(method: .get, scheme: "http", authority: "x.test", path: "/")
+_ = try await session.data(for: request)
+_ = try await session.data(for: request)
+precondition(cache.statistics.hits == 1)
+'
+! grep -q '12CourierCache' <<<"$(nm "$work/.build/debug/CoreOnly")" || die "CoreOnly holds code of CourierCache"
+echo "ok: CoreOnly holds no code of CourierCache"
+
 check ReachabilityOnly "CourierReachability" "CourierReachability" \
     "FoundationNetworking|libFoundation\.so|libxml2|libcurl|libssl" '
 let monitor = ReachabilityMonitor(target: .address(IPAddress("127.0.0.1")!))

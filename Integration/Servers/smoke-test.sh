@@ -62,6 +62,9 @@ for base in "$COURIER_NGINX_URL" "h2c:$COURIER_H2C_URL" "$COURIER_TLS_URL" "$COU
     esac
     check "$base /json" "$(c "${extra[@]}" -o "$tmp/json" -w '%{http_code} %{http_version} %{content_type} %{size_download}' "$url/json")" "200 $version application/json 600"
     check "$base /json is small.json" "$(cmp -s "$tmp/json" "$COURIER_FILES_DIR/small.json" && echo same)" same
+    check "$base /cached/ max-age" "$(c "${extra[@]}" -D - -o /dev/null "$url/cached/small.json" | grep -ci '^cache-control: max-age=60')" 1
+    etag="$(c "${extra[@]}" -D - -o /dev/null "$url/validated/small.json" | tr -d '\r' | sed -n 's/^[Ee][Tt][Aa][Gg]: //p')"
+    check "$base /validated/ 304 to its ETag" "$(c "${extra[@]}" -o /dev/null -w '%{http_code}' -H "If-None-Match: $etag" "$url/validated/small.json")" 304
     check "$base /files/1m.bin" "$(c "${extra[@]}" --compressed "$url/files/1m.bin" -D "$tmp/head" | sha256sum | cut -c1-64)" \
         "$(grep ' 1m.bin$' "$COURIER_FILES_DIR/SHA256SUMS" | cut -c1-64)"
     check "$base /files/ not compressed" "$(grep -ci '^content-encoding' "$tmp/head")" 0

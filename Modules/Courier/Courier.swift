@@ -2,6 +2,7 @@
 // (CourierXML stays out: its users ask for libxml2). CourierSecurity brings OpenSSL's libcrypto: a
 // consumer that wants none links the modules it needs instead of the umbrella.
 @_exported import CourierAuthentication
+@_exported import CourierCache
 @_exported import CourierCookies
 @_exported import CourierCore
 @_exported import CourierCurl

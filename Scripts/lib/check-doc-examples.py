@@ -25,6 +25,7 @@ GUIDES = {
     "docs/authentication.md": "Tests/AuthenticationTests/DocExamplesTests.swift",
     "docs/streaming.md": "Tests/StreamingTests/DocExamplesTests.swift",
     "docs/cookies.md": "Tests/CookiesTests/DocExamplesTests.swift",
+    "docs/cache.md": "Tests/CacheTests/DocExamplesTests.swift",
     "docs/guide-transports.md": "Tests/CoreTests/TransportsGuideTests.swift",
     "docs/guide-modules.md": "Tests/GuideTests/ModulesGuideTests.swift",
 }

@@ -80,6 +80,7 @@ struct TourRunner {
             .timing(server: context.server),
             .authentication(server: context.server),
             .cookies(server: context.server),
+            .cache(server: context.server),
             .lineStream(server: context.server),
         ]
         if let sse = context.sse { steps.append(.serverSentEvents(server: sse)) }

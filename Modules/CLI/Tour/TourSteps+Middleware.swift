@@ -1,4 +1,5 @@
 import CourierAuthentication
+import CourierCache
 import CourierCookies
 import CourierCore
 import CourierStreaming
@@ -48,6 +49,27 @@ extension TourStep {
             try jar.write(netscapeFile: file)
             let lines = try String(contentsOfFile: file, encoding: .utf8).split(separator: "\n").filter { !$0.hasPrefix("#") }
             context.say("The jar as curl reads it (curl -b FILE): \(lines.count) cookies, e.g. \(lines.first.map { $0.replacingOccurrences(of: "\t", with: " ") } ?? "none")")
+        }
+    }
+
+    /// CourierCache: a fresh response answered from the cache, a stale one revalidated.
+    static func cache(server: String) -> TourStep {
+        TourStep(
+            title: "HTTP cache",
+            explanation: "CourierCache's HTTPCache is a private cache by RFC 9111, as a network interceptor. httpbin's /cache/60 is fresh for a minute: the second GET is answered from the cache, with an Age, and sends nothing. /etag/tour has an ETag and no freshness: the second GET is sent with If-None-Match, and httpbin's 304 serves the stored body.",
+            command: nil
+        ) { context in
+            let cache = try HTTPCache(.memory(maximumBytes: 1 << 20))
+            let api = context.session { $0.networkInterceptors = [cache.interceptor] }
+            _ = try await api.data(.get, "cache/60")
+            let hit = try await api.data(.get, "cache/60")
+            context.say("GET /cache/60 twice: the second from the cache (Age: \(hit.head.headerFields[.age] ?? "none"))")
+            _ = try await api.data(.get, "etag/tour")
+            let validated = try await api.data(.get, "etag/tour")
+            context.say("GET /etag/tour twice: the second revalidated with If-None-Match, \(TourContext.status(validated.head)) from the stored body")
+            let statistics = cache.statistics
+            context.say("hits \(statistics.hits), validated \(statistics.validated), misses \(statistics.misses), stored \(statistics.stores)")
+            guard statistics.hits == 1, statistics.validated == 1 else { throw TourFailure("expected one hit and one validation, got \(statistics)") }
         }
     }
 

@@ -30,6 +30,7 @@ enum FuzzTargets {
         MultipartFuzz.self,
         StreamsFuzz.self,
         CookiesFuzz.self,
+        CacheFuzz.self,
     ]
 
     /// The target named `name`.
