@@ -37,6 +37,17 @@ struct DownloadTests {
         #expect(DownloadFileName.sanitized(String(repeating: "x", count: 300)).utf8.count == 255)
     }
 
+    @Test func aMarkJoiningASlashOrADotHidesNeither() {
+        // Found by the content-disposition fuzz target's long run: U+0600 (a prepended mark) and "/" are one
+        // character, so a split by characters kept the "/" and the name was a path.
+        #expect(DownloadFileName.sanitized("\u{600}/c") == "c")
+        #expect(DownloadFileName.sanitized("a\u{600}/../\u{600}/etc") == "etc")
+        #expect(DownloadFileName.sanitized(".\u{301}hidden") == "\u{301}hidden")
+        for name in ["x\u{600}/y", "\u{600}\\y", "/\u{301}y"] {
+            #expect(!DownloadFileName.sanitized(name).unicodeScalars.contains { $0 == "/" || $0 == "\\" }, "\(name.debugDescription)")
+        }
+    }
+
     @Test func aNameWithoutExtensionGetsOneFromWellKnownTypes() {
         #expect(name(nil, "http://h/get", "application/json") == "get.json")
         #expect(name(nil, "http://h/html", "text/html; charset=utf-8") == "html.html")

@@ -113,10 +113,13 @@ enum DownloadFileName {
 
     /// The last segment of `name`, without control characters, bidi controls or leading dots.
     static func sanitized(_ name: String) -> String {
-        let lastSegment = name.split(whereSeparator: { $0 == "/" || $0 == "\\" }).last.map(String.init) ?? ""
-        let visible = lastSegment.unicodeScalars.filter { !TerminalText.isControl($0) && !TerminalText.isBidiControl($0) }
+        // Cut at scalars, not characters: a "/" that a prepended mark (U+0600) or a combining mark joins into one
+        // character is still a separator to the file system, and a "." so joined still hides a file (found by the
+        // content-disposition fuzz target's long run: "\u{600}/c" kept its "/").
+        let segments = name.unicodeScalars.split(whereSeparator: { $0 == "/" || $0 == "\\" })
+        let visible = (segments.last.map(Array.init) ?? []).filter { !TerminalText.isControl($0) && !TerminalText.isBidiControl($0) }
         var cleaned = String(String.UnicodeScalarView(visible)).trimmingCharacters(in: .whitespaces)
-        while cleaned.hasPrefix(".") { cleaned.removeFirst() }
+        while cleaned.unicodeScalars.first == "." { cleaned.unicodeScalars.removeFirst() }
         return truncated(cleaned, toUTF8Count: maximumLength)
     }
 

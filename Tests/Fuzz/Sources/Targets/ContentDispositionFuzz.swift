@@ -32,8 +32,9 @@ enum ContentDispositionFuzz: FuzzTarget {
     /// The properties of a file name `courier -d` may create.
     static func check(_ name: String, from header: String, mayBeEmpty: Bool = false) {
         precondition(mayBeEmpty || !name.isEmpty, "an empty file name from \(header.debugDescription)")
-        precondition(!name.contains("/") && !name.contains("\\"), "a path \(name.debugDescription) from \(header.debugDescription)")
-        precondition(!name.hasPrefix("."), "a hidden or dot name \(name.debugDescription)")
+        // Scalars, not characters: the file system sees bytes, and a mark can join a "/" or "." into another character.
+        precondition(!name.unicodeScalars.contains { $0 == "/" || $0 == "\\" }, "a path \(name.debugDescription) from \(header.debugDescription)")
+        precondition(name.unicodeScalars.first != ".", "a hidden or dot name \(name.debugDescription)")
         precondition(name.utf8.count <= 255, "a name of \(name.utf8.count) bytes, longer than a file system allows")
         precondition(!name.unicodeScalars.contains { TerminalText.isControl($0) || TerminalText.isBidiControl($0) },
                      "control or bidi characters in \(name.debugDescription)")
