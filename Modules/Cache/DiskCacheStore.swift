@@ -31,13 +31,13 @@ final class DiskCacheStore: CacheStore {
 
     private static let magic: [UInt8] = Array("CCE1".utf8)
 
-    init(directory: String, maximumBytes: Int) throws(CacheError) {
+    init(directory: String, maximumBytes: Int) throws(FileError) {
         self.directory = directory
         self.maximumBytes = max(0, maximumBytes)
         do {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         } catch {
-            throw CacheError(directory: directory, reason: "cannot be created: \(error)")
+            throw FileError(operation: .create, path: directory, reason: "\(error)")
         }
         estimate.withLock { $0 = Self.files(in: directory).reduce(0) { $0 + $1.size } }
     }
@@ -136,24 +136,4 @@ final class DiskCacheStore: CacheStore {
             requestTime: metadata.requestTime, responseTime: metadata.responseTime
         )
     }
-}
-
-/// A cache directory that could not be created.
-public struct CacheError: Error, Sendable, CustomStringConvertible, CourierErrorKindProviding {
-    /// The directory.
-    public var directory: String
-    /// What went wrong.
-    public var reason: String
-
-    /// An error about `directory`.
-    public init(directory: String, reason: String) {
-        self.directory = directory
-        self.reason = reason
-    }
-
-    /// ``CourierError/Kind/fileFailed``.
-    public var courierErrorKind: CourierError.Kind { .fileFailed }
-
-    /// A sentence a user can act on.
-    public var description: String { "the cache directory \(directory) \(reason)" }
 }

@@ -48,13 +48,13 @@ public final class HTTPCache: Sendable {
 
     /// A cache in `storage`, storing bodies up to `maximumEntrySize` bytes.
     ///
-    /// - Throws: ``CacheError`` when a disk cache's directory cannot be created.
-    public convenience init(_ storage: Storage = .memory(maximumBytes: 10 << 20), maximumEntrySize: Int = 1 << 20) throws(CacheError) {
+    /// - Throws: Core's ``CourierCore/FileError`` when a disk cache's directory cannot be created.
+    public convenience init(_ storage: Storage = .memory(maximumBytes: 10 << 20), maximumEntrySize: Int = 1 << 20) throws(FileError) {
         try self.init(storage, maximumEntrySize: maximumEntrySize, clock: { Date() })
     }
 
     /// A cache reading time from `clock` (tests).
-    init(_ storage: Storage, maximumEntrySize: Int, clock: @escaping @Sendable () -> Date) throws(CacheError) {
+    init(_ storage: Storage, maximumEntrySize: Int, clock: @escaping @Sendable () -> Date) throws(FileError) {
         switch storage {
         case .memory(let maximumBytes): store = MemoryCacheStore(maximumBytes: maximumBytes)
         case .disk(let directory, let maximumBytes): store = try DiskCacheStore(directory: directory, maximumBytes: maximumBytes)

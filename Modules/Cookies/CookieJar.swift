@@ -33,16 +33,16 @@ public final class CookieJar: Sendable {
 
     /// A jar holding the cookies of a Netscape cookie file (curl's `-c` output), expired ones left out.
     ///
-    /// - Throws: ``CookieFileError`` when the file cannot be read or is not UTF-8 text. Lines that are
+    /// - Throws: Core's ``CourierCore/FileError`` when the file cannot be read or is not UTF-8 text. Lines that are
     ///   not cookies are skipped, as curl skips them.
-    public convenience init(netscapeFile path: String, publicSuffixes: PublicSuffixList = .system, now: Date = Date()) throws(CookieFileError) {
+    public convenience init(netscapeFile path: String, publicSuffixes: PublicSuffixList = .system, now: Date = Date()) throws(FileError) {
         let data: Data
         do {
             data = try Data(contentsOf: URL(filePath: path))
         } catch {
-            throw CookieFileError(path: path, reason: "cannot be read: \(error)")
+            throw FileError(operation: .read, path: path, reason: "\(error)")
         }
-        guard let text = String(validating: data, as: UTF8.self) else { throw CookieFileError(path: path, reason: "is not UTF-8 text") }
+        guard let text = String(validating: data, as: UTF8.self) else { throw FileError(operation: .read, path: path, reason: "not UTF-8 text") }
         let cookies = NetscapeCookieFile.cookies(from: text, now: now).cookies.filter { !$0.isExpired(at: now) }
         self.init(cookies: cookies, publicSuffixes: publicSuffixes)
     }
@@ -91,7 +91,9 @@ public final class CookieJar: Sendable {
     /// Writes the cookies not expired at `now`, session cookies included (expiry `0`, as curl writes them), to
     /// `path` in the Netscape format curl reads with `-b`. The file is replaced atomically (written beside it,
     /// then renamed) and readable by its owner only (mode 0600): cookies are credentials.
-    public func write(netscapeFile path: String, now: Date = Date()) throws(CookieFileError) {
+    ///
+    /// - Throws: Core's ``CourierCore/FileError`` when the file cannot be written.
+    public func write(netscapeFile path: String, now: Date = Date()) throws(FileError) {
         let cookies = store.withLock { $0.cookies.filter { !$0.isExpired(at: now) } }
         try PrivateFile.replace(path, with: Data(NetscapeCookieFile.text(for: cookies).utf8))
     }
@@ -111,24 +113,4 @@ public final class CookieJar: Sendable {
         let scheme = url.scheme?.lowercased()
         return CookieOrigin(host: host, path: path.isEmpty ? "/" : path, secure: scheme == "https" || scheme == "wss")
     }
-}
-
-/// A cookie file that could not be read or written.
-public struct CookieFileError: Error, Sendable, CustomStringConvertible, CourierErrorKindProviding {
-    /// The file.
-    public var path: String
-    /// What went wrong.
-    public var reason: String
-
-    /// An error about `path`.
-    public init(path: String, reason: String) {
-        self.path = path
-        self.reason = reason
-    }
-
-    /// ``CourierError/Kind/fileFailed``.
-    public var courierErrorKind: CourierError.Kind { .fileFailed }
-
-    /// A sentence a user can act on.
-    public var description: String { "the cookie file \(path) \(reason)" }
 }

@@ -68,7 +68,7 @@ import Testing
         try Data(text.utf8).write(to: URL(fileURLWithPath: path))
         let jar = try CookieJar(netscapeFile: path, now: now)
         #expect(jar.allCookies.map(\.name) == ["theme", "sid", "cart"])   // the expired one is left out
-        #expect(throws: CookieFileError.self) { try CookieJar(netscapeFile: path + ".missing") }
+        #expect(throws: FileError.self) { try CookieJar(netscapeFile: path + ".missing") }
     }
 
     @Test func cookiesFollowRedirectHopsThroughTheInterceptor() async throws {

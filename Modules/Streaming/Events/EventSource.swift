@@ -63,8 +63,7 @@ public struct EventSource: AsyncSequence, Sendable {
         private let source: EventSource
         private var parser: EventStreamParser
         private var body: Body.Iterator?
-        private var ready: [ServerSentEvent] = []
-        private var readyIndex = 0
+        private var ready = Batch<ServerSentEvent>()
         private var connections = 0
         private var failures = 0
         private var deliveredOnThisConnection = false
@@ -86,12 +85,7 @@ public struct EventSource: AsyncSequence, Sendable {
         /// ``CourierError``.
         public mutating func next() async throws -> ServerSentEvent? {
             while true {
-                if readyIndex < ready.count {
-                    defer { readyIndex += 1 }
-                    return ready[readyIndex]
-                }
-                ready.removeAll(keepingCapacity: true)
-                readyIndex = 0
+                if let event = ready.next() { return event }
                 if finished { return nil }
                 guard body != nil else {
                     try await connect()
@@ -159,7 +153,7 @@ public struct EventSource: AsyncSequence, Sendable {
             if !events.isEmpty {
                 failures = 0
                 deliveredOnThisConnection = true
-                ready = events
+                ready.refill(events)
             }
         }
 

@@ -56,8 +56,7 @@ public struct LineSequence: AsyncSequence, Sendable {
 struct RawLineIterator {
     private var body: Body.Iterator
     private var splitter: LineSplitter
-    private var ready: [([UInt8], Int)] = []
-    private var readyIndex = 0
+    private var ready = Batch<([UInt8], Int)>()
     private var ended = false
 
     init(body: Body.Iterator, splitter: LineSplitter) {
@@ -68,12 +67,7 @@ struct RawLineIterator {
     /// The next line and its 1-based number, or `nil` at the end of the body.
     mutating func next() async throws -> ([UInt8], Int)? {
         while true {
-            if readyIndex < ready.count {
-                defer { readyIndex += 1 }
-                return ready[readyIndex]
-            }
-            ready.removeAll(keepingCapacity: true)
-            readyIndex = 0
+            if let line = ready.next() { return line }
             if ended { return nil }
             let next: ArraySlice<UInt8>?
             do {
@@ -99,7 +93,7 @@ struct RawLineIterator {
                     number += 1
                     completed.append((Array(line), number))
                 }
-                ready = completed
+                ready.refill(completed)
             } catch {
                 ended = true
                 throw CourierError(stage: .responseBody, underlyingError: error)
