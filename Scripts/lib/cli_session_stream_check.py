@@ -6,7 +6,8 @@ directory of mode 0700 under XDG_CONFIG_HOME, and curl -b sends what it holds; c
 is what courier sends next; an authorization given once is sent again by the next run of the session; a bad name
 is refused before anything is sent.
 --stream: an event stream's first event is printed while the stream is still open (the next event is 10 s away),
-and NDJSON lines are pretty-printed one by one.
+NDJSON lines are pretty-printed one by one, and 128 MiB of lines pass with the process's peak resident memory within
+32 MiB of a ten-line stream's (wait4's ru_maxrss): lines are read as they arrive, in constant memory.
 
 Usage: cli_session_stream_check.py COURIER   (with Scripts/servers.sh's environment: COURIER_HTTPBIN_URL, COURIER_SSE_URL)
 """
@@ -96,6 +97,23 @@ def main():
         pretty = run("--stream", "--pretty", sse + "/lines?count=3&ndjson=1")
         check(pretty.returncode == 0 and pretty.stdout.count('"n": ') == 3 and pretty.stdout.count("{\n") == 3,
               f"--stream --pretty indents each JSON line ({pretty.stdout[:60]!r})")
+
+        def peak_rss_mib(url):
+            process = subprocess.Popen([courier, "--stream", "--no-pretty", url], stdout=subprocess.PIPE,
+                                       stderr=subprocess.DEVNULL, env=environment)
+            lines = 0
+            while True:
+                chunk = process.stdout.read(1 << 20)
+                if not chunk:
+                    break
+                lines += chunk.count(b"\n")
+            _, status, usage = os.wait4(process.pid, 0)
+            return status, lines, usage.ru_maxrss / 1024.0
+
+        _, _, small = peak_rss_mib(sse + "/lines?count=10")
+        status, lines, large = peak_rss_mib(sse + "/lines?count=131072&size=1023")
+        check(status == 0 and lines == 131072 and large - small < 32,
+              f"128 MiB of lines with flat memory (peak {large:.1f} MiB against {small:.1f} MiB for ten lines, {lines} lines)")
     finally:
         shutil.rmtree(home, ignore_errors=True)
 

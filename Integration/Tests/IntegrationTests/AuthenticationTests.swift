@@ -1,5 +1,6 @@
 import CourierAuthentication
 import CourierCore
+import CourierCurl
 import Foundation
 import HTTPTypes
 import Synchronization
@@ -37,6 +38,18 @@ struct AuthenticationTests {
         }
     }
 
+    /// A transport of the suite's own: a hundred calls at once must not queue the other suites' transfers.
+    private static let transport: CurlTransport = {
+        do { return try CurlTransport() } catch { fatalError("CurlTransport did not start: \(error)") }
+    }()
+
+    private func api(_ auth: AuthenticationInterceptor<PasswordService>, _ configure: (inout SessionConfiguration) -> Void = { _ in }) -> Session {
+        session(transport: Self.transport) { configuration in
+            configuration.interceptors = [auth]
+            configure(&configuration)
+        }
+    }
+
     private func calls(_ count: Int, through api: Session) async -> [Result<HTTPResponse.Status, CourierError>] {
         await withTaskGroup(of: Result<HTTPResponse.Status, CourierError>.self) { group in
             for _ in 0..<count {
@@ -52,8 +65,7 @@ struct AuthenticationTests {
     @Test func aHundredRefusedCallsShareOneRefresh() async throws {
         let service = PasswordService()
         let auth = AuthenticationInterceptor(authenticator: service, credential: Password(value: "wrong"))
-        let api = session { $0.interceptors = [auth] }
-        let results = await calls(100, through: api)
+        let results = await calls(100, through: api(auth))
         #expect(results.count == 100)
         #expect(results.allSatisfy { (try? $0.get()) == .ok })
         #expect(service.refreshes.load(ordering: .relaxed) == 1)
@@ -64,8 +76,7 @@ struct AuthenticationTests {
         let service = PasswordService()
         let auth = AuthenticationInterceptor(authenticator: service, credential: Password(value: "wrong", expired: true))
         let listener = RecordingStatuses()
-        let api = session { $0.interceptors = [auth]; $0.networkInterceptors = [listener] }
-        let results = await calls(50, through: api)
+        let results = await calls(50, through: api(auth) { $0.networkInterceptors = [listener] })
         #expect(results.allSatisfy { (try? $0.get()) == .ok })
         #expect(service.refreshes.load(ordering: .relaxed) == 1)
         #expect(listener.statuses.withLock { $0 }.allSatisfy { $0 == .ok })  // no call went out with the old one
@@ -74,8 +85,7 @@ struct AuthenticationTests {
     @Test func aRefreshEndpointThatFailsFailsTheWaitingCallsTyped() async throws {
         let service = PasswordService(endpoint: "status/503")
         let auth = AuthenticationInterceptor(authenticator: service, credential: Password(value: "wrong", expired: true))
-        let api = session { $0.interceptors = [auth] }
-        let results = await calls(20, through: api)
+        let results = await calls(20, through: api(auth))
         for result in results {
             guard case .failure(let error) = result else { Issue.record("a call succeeded without a credential"); continue }
             #expect(error.kind == .authenticationFailed)

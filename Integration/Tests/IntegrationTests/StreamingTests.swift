@@ -1,4 +1,5 @@
 import CourierCore
+import CourierCurl
 import CourierStreaming
 import Foundation
 import HTTPTypes
@@ -11,7 +12,15 @@ struct StreamingTests {
     /// What the server puts in each event's data.
     struct Payload: Decodable, Equatable { var id: Int; var lastEventId: String; var connection: Int }
 
-    private var api: Session { session(Servers.sse) }
+    /// A transport of the suite's own: streams cut into 1-to-7-byte chunks keep a curl loop thread busy with thousands
+    /// of deliveries, which must not delay the other suites' transfers on the shared transport (their "prompt"
+    /// bounds failed in CI when these ran there). Memory flatness over a long stream is checked by a process of its
+    /// own (Scripts/lib/cli_session_stream_check.py), where no other suite shares the resident size.
+    private static let transport: CurlTransport = {
+        do { return try CurlTransport() } catch { fatalError("CurlTransport did not start: \(error)") }
+    }()
+
+    private var api: Session { session(Servers.sse, transport: Self.transport) }
 
     /// A stream name no other test uses, so the server's connection counter is this test's.
     private func streamName(_ test: String = #function) -> String { "\(test.prefix { $0 != "(" })-\(UUID().uuidString.prefix(8))" }
@@ -77,19 +86,19 @@ struct StreamingTests {
 
     @Test(arguments: [false, true], ["lf", "crlf"])
     func linesAndJSONLinesArriveWhole(split: Bool, lineEnding: String) async throws {
-        let response = try await api.send(try api.makeRequest(.get, "lines?count=2000&size=64&line_ending=\(lineEnding)&split=\(split ? 1 : 0)"))
+        let response = try await api.send(try api.makeRequest(.get, "lines?count=300&size=64&line_ending=\(lineEnding)&split=\(split ? 1 : 0)"))
         var count = 0
         for try await line in response.body.lines() {
             count += 1
             #expect(line.hasPrefix("line \(count)") && line.utf8.count == 64)
         }
-        #expect(count == 2000)
+        #expect(count == 300)
 
         struct Line: Decodable { var n: Int; var pad: String }
-        let ndjson = try await api.send(try api.makeRequest(.get, "lines?count=500&size=40&ndjson=1&final_newline=0&line_ending=\(lineEnding)&split=\(split ? 1 : 0)"))
+        let ndjson = try await api.send(try api.makeRequest(.get, "lines?count=100&size=40&ndjson=1&final_newline=0&line_ending=\(lineEnding)&split=\(split ? 1 : 0)"))
         var numbers: [Int] = []
         for try await line in ndjson.body.jsonLines(of: Line.self) { numbers.append(line.n) }
-        #expect(numbers == Array(1...500))
+        #expect(numbers == Array(1...100))
     }
 
     @Test func aCutLineStreamAndAnOverlongLineFailTyped() async throws {
@@ -102,22 +111,5 @@ struct StreamingTests {
         var before = 0
         let tooLong = await #expect(throws: CourierError.self) { for try await _ in long.body.lines() { before += 1 } }
         #expect(tooLong?.kind == .tooLarge && before == 2)
-    }
-
-    @Test func aLongLineStreamKeepsMemoryFlat() async throws {
-        // 64 MiB of 1 KiB lines (8 MiB under a sanitizer).
-        let count = boundsResidentMemory ? 65_536 : 8_192
-        let api = session(Servers.sse) { $0.timeouts = Timeouts(request: .seconds(300)) }
-        let before = residentBytes()
-        var peak = before
-        let response = try await api.send(try api.makeRequest(.get, "lines?count=\(count)&size=1023"))
-        var lines = 0
-        for try await line in response.body.lines() {
-            lines += 1
-            if line.utf8.count != 1023 { Issue.record("line \(lines) has \(line.utf8.count) bytes") }
-            if lines % 8192 == 0 { peak = max(peak, residentBytes()) }
-        }
-        #expect(lines == count)
-        if boundsResidentMemory { #expect(peak - before < 48 << 20, "resident memory grew by \((peak - before) >> 20) MiB") }
     }
 }
