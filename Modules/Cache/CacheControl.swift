@@ -1,3 +1,5 @@
+import CourierCore
+
 /// The directives of `Cache-Control` fields (RFC 9111 §5.2), request or response: what a private cache
 /// reads. Unknown directives are ignored; a malformed number makes its directive count as absent, except
 /// `max-age`, which RFC 9111 §4.2.1 says to treat as stale (0). Pure; fuzzed.
@@ -63,11 +65,11 @@ struct CacheControl: Equatable {
     }
 
     private static func split(_ directive: String) -> (String, String?) {
-        let trimmed = directive.trimmingSpaces
+        let trimmed = directive.trimmingOptionalWhitespace()
         guard let equals = trimmed.firstIndex(of: "=") else { return (trimmed.lowercased(), nil) }
-        var argument = String(trimmed[trimmed.index(after: equals)...]).trimmingSpaces
+        var argument = String(trimmed[trimmed.index(after: equals)...].trimmingOptionalWhitespace())
         if argument.count >= 2, argument.hasPrefix("\""), argument.hasSuffix("\"") { argument = String(argument.dropFirst().dropLast()) }
-        return (String(trimmed[..<equals]).trimmingSpaces.lowercased(), argument)
+        return (trimmed[..<equals].trimmingOptionalWhitespace().lowercased(), argument)
     }
 
     /// A delta-seconds value: digits only; past 2^31 it saturates (RFC 9111 §1.2.2).
@@ -75,15 +77,5 @@ struct CacheControl: Equatable {
         guard let text, !text.isEmpty, text.utf8.allSatisfy({ (0x30...0x39).contains($0) }) else { return nil }
         if text.utf8.count > 10 { return 2_147_483_648 }
         return min(Int(text) ?? 2_147_483_648, 2_147_483_648)
-    }
-}
-
-extension String {
-    /// Without leading and trailing spaces and tabs.
-    var trimmingSpaces: String {
-        var slice = Substring(self)
-        while let first = slice.first, first == " " || first == "\t" { slice = slice.dropFirst() }
-        while let last = slice.last, last == " " || last == "\t" { slice = slice.dropLast() }
-        return String(slice)
     }
 }

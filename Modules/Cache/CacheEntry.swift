@@ -30,26 +30,20 @@ struct CacheEntry: Sendable, Equatable {
         return HTTPResponse(status: HTTPResponse.Status(code: status, reasonPhrase: reasonPhrase), headerFields: fields)
     }
 
-    /// All values of the field `name` (case-insensitive).
+    /// All values of the field `name` (names compare case-insensitively).
     func values(_ name: String) -> [String] {
-        fields.filter { $0.name.caseInsensitiveCompare(name) }.map(\.value)
+        let name = name.lowercased()
+        return fields.filter { $0.name.lowercased() == name }.map(\.value)
     }
 
     /// The first value of the field `name`.
     func value(_ name: String) -> String? {
-        fields.first { $0.name.caseInsensitiveCompare(name) }?.value
+        values(name).first
     }
 
     /// The bytes it takes, roughly: what a storage limit counts.
     var size: Int {
         body.count + key.utf8.count + fields.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count + 4 }
-    }
-}
-
-extension String {
-    /// ASCII case-insensitive equality, as field names compare.
-    func caseInsensitiveCompare(_ other: String) -> Bool {
-        utf8.count == other.utf8.count && lowercased() == other.lowercased()
     }
 }
 

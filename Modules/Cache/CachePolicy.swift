@@ -41,7 +41,7 @@ enum CachePolicy {
         let requestControl = CacheControl(request.headerFields[values: .cacheControl])
         let responseControl = CacheControl(response.headerFields[values: .cacheControl])
         guard !requestControl.noStore, !responseControl.noStore else { return false }
-        let vary = response.headerFields[values: .vary].flatMap { $0.split(separator: ",") }.map { String($0).trimmingSpaces }
+        let vary = response.headerFields[values: .vary].flatMap { $0.split(separator: ",") }.map { String($0.trimmingOptionalWhitespace()) }
         guard !vary.contains("*") else { return false }
         let explicit = responseControl.maxAge != nil || response.headerFields[.expires] != nil
         return explicit || heuristicallyCacheable.contains(response.status.code)
@@ -51,7 +51,7 @@ enum CachePolicy {
     static func varyValues(of response: HTTPResponse, request: HTTPRequest) -> [String: String?] {
         var values: [String: String?] = [:]
         for name in response.headerFields[values: .vary].flatMap({ $0.split(separator: ",") }) {
-            let field = String(name).trimmingSpaces.lowercased()
+            let field = name.trimmingOptionalWhitespace().lowercased()
             guard let fieldName = HTTPField.Name(field) else { continue }
             let value = request.headerFields[values: fieldName]
             values[field] = value.isEmpty ? String?.none : value.joined(separator: ", ")
@@ -81,7 +81,7 @@ enum CachePolicy {
     static func age(of entry: CacheEntry, now: Date) -> TimeInterval {
         let date = entry.value("Date").flatMap(HTTPDate.parse) ?? entry.responseTime
         let apparentAge = max(0, entry.responseTime.timeIntervalSince(date))
-        let ageValue = entry.value("Age").flatMap { CacheControl.seconds($0.trimmingSpaces) }.map(TimeInterval.init) ?? 0
+        let ageValue = entry.value("Age").flatMap { CacheControl.seconds(String($0.trimmingOptionalWhitespace())) }.map(TimeInterval.init) ?? 0
         let responseDelay = max(0, entry.responseTime.timeIntervalSince(entry.requestTime))
         let correctedInitialAge = max(apparentAge, ageValue + responseDelay)
         return correctedInitialAge + max(0, now.timeIntervalSince(entry.responseTime))

@@ -7,7 +7,7 @@ import CourierCore
 import FoundationEssentials
 
 /// Entries in a directory, one file each, shared safely by many processes: a file is written beside its place
-/// and renamed into it (a reader sees the old entry or the new one, never half of one), a file that vanishes
+/// and renamed into it (Core's `PrivateFile`: a reader sees the old entry or the new one, never half of one), a file that vanishes
 /// under a reader is a miss, and a file that does not hold the key asked for (a hash collision, a foreign file)
 /// is a miss too. Reading an entry touches its modification time; past ``maximumBytes`` the files least
 /// recently touched are removed.
@@ -52,13 +52,8 @@ final class DiskCacheStore: CacheStore {
 
     func store(_ entry: CacheEntry) {
         guard let data = Self.encode(entry), data.count <= maximumBytes else { return remove(entry.key) }
-        let path = self.path(for: entry.key)
-        let temporary = "\(path).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp"
-        guard FileManager.default.createFile(atPath: temporary, contents: data, attributes: [.posixPermissions: 0o600]) else { return }
-        guard rename(temporary, path) == 0 else {
-            unlink(temporary)
-            return
-        }
+        // A store that fails (a full disk, a removed directory) leaves the entry uncached: the response still goes on.
+        guard (try? PrivateFile.replace(path(for: entry.key), with: data)) != nil else { return }
         let total = estimate.withLock { total -> Int in
             total += data.count
             return total

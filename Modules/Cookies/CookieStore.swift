@@ -1,3 +1,4 @@
+import CourierCore
 import FoundationEssentials
 
 /// Where a request goes, as cookies see it: the canonical host, the path without its query, and whether
@@ -22,19 +23,11 @@ struct CookieOrigin: Equatable {
         self.secure = secure
     }
 
-    /// From a request's scheme, authority (port and user info dropped) and path.
+    /// From a request's scheme, authority (port and user info dropped, by Core's one authority parser) and path.
     init?(scheme: String?, authority: String?, path: String?) {
-        guard let authority, !authority.isEmpty else { return nil }
-        var host = Substring(authority)
-        if let at = host.lastIndex(of: "@") { host = host[host.index(after: at)...] }
-        if host.hasPrefix("[") {
-            guard let close = host.firstIndex(of: "]") else { return nil }
-            host = host[...close]
-        } else if let colon = host.lastIndex(of: ":") {
-            host = host[..<colon]
-        }
+        guard let authority, let parts = AuthorityParts(authority), !parts.host.isEmpty else { return nil }
         let scheme = scheme?.lowercased()
-        self.init(host: String(host), path: path ?? "/", secure: scheme == "https" || scheme == "wss")
+        self.init(host: String(parts.host), path: path ?? "/", secure: scheme == "https" || scheme == "wss")
     }
 }
 

@@ -1,4 +1,5 @@
 import CourierCookies
+import CourierCore
 import Foundation
 
 /// `--session NAME`: the cookies and the authorization of a host kept between runs, as httpie's sessions keep
@@ -60,18 +61,7 @@ struct SessionStore: Equatable {
         do {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
             try jar.write(netscapeFile: cookieFile)
-            if let authorization {
-                let temporary = authorizationFile + ".\(ProcessInfo.processInfo.processIdentifier).tmp"
-                guard FileManager.default.createFile(atPath: temporary, contents: Data((authorization + "\n").utf8), attributes: [.posixPermissions: 0o600]) else {
-                    throw CLIError("session: cannot write \(authorizationFile)")
-                }
-                guard rename(temporary, authorizationFile) == 0 else {
-                    unlink(temporary)
-                    throw CLIError("session: cannot write \(authorizationFile)")
-                }
-            }
-        } catch let error as CLIError {
-            throw error
+            if let authorization { try PrivateFile.replace(authorizationFile, with: Data((authorization + "\n").utf8)) }
         } catch {
             throw CLIError("session: cannot keep the session in \(directory): \(error)")
         }

@@ -1,16 +1,17 @@
 /// A request authority split as RFC 3986 §3.2 does: user information, host (an IPv6 address without
-/// its brackets) and port. The one parser behind the transport's target check and the trust hook's
-/// host name, so the host a certificate is judged against is the host the check let through.
-struct AuthorityParts {
+/// its brackets) and port. The one parser behind the transport's target check, the trust hook's host name and
+/// the cookie jar's request host, so the host a certificate is judged against, and the host cookies go to, is
+/// the host the check let through.
+package struct AuthorityParts {
     /// What precedes the last `@`, if anything does.
-    let userInformation: Substring?
-    let host: Substring
+    package let userInformation: Substring?
+    package let host: Substring
     /// What follows the host's `:`; empty for `host:`.
-    let port: Substring?
+    package let port: Substring?
 
     /// `nil` when the brackets of an IPv6 address do not close, or something other than a port follows them.
     /// Byte-wise: it runs for every request, and `Character` searches cost a grapheme walk each.
-    init?(_ authority: String) {
+    package init?(_ authority: String) {
         let at = authority.utf8.lastIndex(of: UInt8(ascii: "@"))
         userInformation = at.map { authority[..<$0] }
         let rest = at.map { authority[authority.utf8.index(after: $0)...] } ?? authority[...]
@@ -30,7 +31,7 @@ struct AuthorityParts {
     }
 
     /// The port as a number, when it is one from 0 to 65535 (`nil` for none, empty or anything else).
-    var portNumber: Int? {
+    package var portNumber: Int? {
         guard let port, !port.isEmpty, port.utf8.count <= 5 else { return nil }
         var number = 0
         for byte in port.utf8 {
@@ -43,7 +44,7 @@ struct AuthorityParts {
 
 extension StringProtocol {
     /// Without the spaces and tabs around it (HTTP's optional whitespace).
-    func trimmingOptionalWhitespace() -> SubSequence {
+    package func trimmingOptionalWhitespace() -> SubSequence {
         var slice = self[...]
         while let first = slice.first, first == " " || first == "\t" { slice = slice.dropFirst() }
         while let last = slice.last, last == " " || last == "\t" { slice = slice.dropLast() }
