@@ -23,8 +23,8 @@ struct CredentialStateMachine<Credential: AuthenticationCredential, Waiter> {
 
     private(set) var current: Current?
     private(set) var isRefreshing = false
-    private var waiters: [Int: Waiter] = [:]
-    private var waiterOrder: [Int] = []
+    /// The calls waiting for the running refresh, in the order they came.
+    private var waiters: [(id: Int, waiter: Waiter)] = []
     private var nextGeneration = 1
     /// When the refreshes counted by the window started, oldest first.
     private var refreshStarts: [Duration] = []
@@ -77,14 +77,12 @@ struct CredentialStateMachine<Credential: AuthenticationCredential, Waiter> {
 
     /// Takes the waiter `id` out (its call was cancelled); `nil` when it is not waiting.
     mutating func removeWaiter(id: Int) -> Waiter? {
-        guard let waiter = waiters.removeValue(forKey: id) else { return nil }
-        waiterOrder.removeAll { $0 == id }
-        return waiter
+        guard let index = waiters.firstIndex(where: { $0.id == id }) else { return nil }
+        return waiters.remove(at: index).waiter
     }
 
     private mutating func enqueue(_ id: Int, _ waiter: Waiter) -> Action {
-        waiters[id] = waiter
-        waiterOrder.append(id)
+        waiters.append((id, waiter))
         return .wait
     }
 
@@ -102,10 +100,8 @@ struct CredentialStateMachine<Credential: AuthenticationCredential, Waiter> {
 
     private mutating func endRefresh() -> [Waiter] {
         isRefreshing = false
-        let released = waiterOrder.compactMap { waiters[$0] }
-        waiters = [:]
-        waiterOrder = []
-        return released
+        defer { waiters = [] }
+        return waiters.map(\.waiter)
     }
 
     private mutating func takeGeneration() -> Int {

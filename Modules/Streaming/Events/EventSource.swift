@@ -67,7 +67,6 @@ public struct EventSource: AsyncSequence, Sendable {
         private var connections = 0
         private var failures = 0
         private var deliveredOnThisConnection = false
-        private var lastFailure: CourierError?
         private var finished = false
 
         init(source: EventSource) {
@@ -165,11 +164,10 @@ public struct EventSource: AsyncSequence, Sendable {
             let ended = (error.underlyingError as? StreamError)?.code == .streamEnded
             guard mendable.contains(error.kind) || ended else { throw fail(error) }
             if !deliveredOnThisConnection { failures += 1 }
-            lastFailure = error
             if let limit = source.configuration.maximumConsecutiveFailures, failures >= limit {
                 throw fail(CourierError(
                     stage: .responseBody, request: source.request,
-                    underlyingError: StreamError(.tooManyFailures, limit: limit, underlyingError: lastFailure)
+                    underlyingError: StreamError(.tooManyFailures, limit: limit, underlyingError: error)
                 ))
             }
         }
@@ -190,8 +188,7 @@ public struct EventSource: AsyncSequence, Sendable {
 
         private func isEventStream(_ head: HTTPResponse) -> Bool {
             guard let type = head.headerFields[.contentType] else { return false }
-            let mime = type.prefix { $0 != ";" }.filter { $0 != " " && $0 != "\t" }
-            return mime.lowercased() == "text/event-stream"
+            return type.prefix { $0 != ";" }.trimmingOptionalWhitespace().lowercased() == "text/event-stream"
         }
     }
 }
