@@ -26,12 +26,21 @@ let package = Package(
         .library(name: "CourierStreaming", targets: ["CourierStreaming"]),
         .library(name: "CourierCookies", targets: ["CourierCookies"]),
         .library(name: "CourierCache", targets: ["CourierCache"]),
+        .library(name: "CourierLogging", targets: ["CourierLogging"]),
+        .library(name: "CourierTracing", targets: ["CourierTracing"]),
+        .library(name: "CourierMetrics", targets: ["CourierMetrics"]),
+        .library(name: "CourierOpenAPI", targets: ["CourierOpenAPI"]),
         .library(name: "Courier", targets: ["Courier"]),
         .executable(name: "courier", targets: ["CourierCLIMain"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        // Each of these serves one product only (DESIGN.md): a consumer that does not name the product builds none.
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.0"),
+        .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.7.0"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-openapi-runtime", from: "1.13.0"),
     ],
     targets: [
         .target(
@@ -166,6 +175,32 @@ let package = Package(
             path: "Modules/Courier",
             swiftSettings: strictSettings
         ),
+        // Observability and interop: each product over Core's listener and interceptor protocols and one package of
+        // the server ecosystem. Not in the umbrella: a program names the ones it wants.
+        .target(
+            name: "CourierLogging",
+            dependencies: ["CourierCore", .product(name: "HTTPTypes", package: "swift-http-types"), .product(name: "Logging", package: "swift-log")],
+            path: "Modules/Logging",
+            swiftSettings: strictSettings
+        ),
+        .target(
+            name: "CourierTracing",
+            dependencies: ["CourierCore", .product(name: "HTTPTypes", package: "swift-http-types"), .product(name: "Tracing", package: "swift-distributed-tracing")],
+            path: "Modules/Tracing",
+            swiftSettings: strictSettings
+        ),
+        .target(
+            name: "CourierMetrics",
+            dependencies: ["CourierCore", .product(name: "HTTPTypes", package: "swift-http-types"), .product(name: "CoreMetrics", package: "swift-metrics")],
+            path: "Modules/Metrics",
+            swiftSettings: strictSettings
+        ),
+        .target(
+            name: "CourierOpenAPI",
+            dependencies: ["CourierCore", .product(name: "HTTPTypes", package: "swift-http-types"), .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime")],
+            path: "Modules/OpenAPI",
+            swiftSettings: strictSettings
+        ),
         // The command line's code, a library so that tests and fuzz targets can reach its parsers; not a product.
         .target(
             name: "CourierCLI",
@@ -208,6 +243,39 @@ let package = Package(
             name: "CourierCacheTests",
             dependencies: ["CourierCache", "CourierCore", "CourierTesting", .product(name: "HTTPTypes", package: "swift-http-types")],
             path: "Tests/CacheTests",
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "CourierLoggingTests",
+            dependencies: [
+                "CourierLogging", "CourierCore", "CourierTesting", .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"), .product(name: "InMemoryLogging", package: "swift-log"),
+            ],
+            path: "Tests/LoggingTests",
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "CourierTracingTests",
+            dependencies: [
+                "CourierTracing", "CourierCore", "CourierTesting", .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Tracing", package: "swift-distributed-tracing"), .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
+            ],
+            path: "Tests/TracingTests",
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "CourierMetricsTests",
+            dependencies: [
+                "CourierMetrics", "CourierCore", "CourierTesting", .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "CoreMetrics", package: "swift-metrics"), .product(name: "MetricsTestKit", package: "swift-metrics"),
+            ],
+            path: "Tests/MetricsTests",
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "CourierOpenAPITests",
+            dependencies: ["CourierOpenAPI", "CourierCore", "CourierTesting", .product(name: "HTTPTypes", package: "swift-http-types"), .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime")],
+            path: "Tests/OpenAPITests",
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -41,6 +41,12 @@ static inline CURLcode ccurl_easy_setopt_seek_function(CURL *handle,
     return curl_easy_setopt(handle, CURLOPT_SEEKFUNCTION, function);
 }
 
+/// CURLOPT_DEBUGFUNCTION: libcurl's verbose trace, handed to a function instead of stderr.
+static inline CURLcode ccurl_easy_setopt_debug_function(CURL *handle,
+        int (*function)(CURL *, curl_infotype, char *, size_t, void *)) {
+    return curl_easy_setopt(handle, CURLOPT_DEBUGFUNCTION, function);
+}
+
 /// CURLOPT_SSL_CTX_FUNCTION: called with the TLS library's context (an OpenSSL `SSL_CTX *` when libcurl
 /// uses OpenSSL) before each new TLS connection's handshake. CCurl declares no OpenSSL type: the context
 /// stays a `void *` here.

@@ -92,6 +92,11 @@ public final class CurlTransport: Transport {
         public var sendBufferSize = 256 * 1024
         /// Print libcurl's own trace to stderr.
         public var verbose = false
+        /// Receives libcurl's own trace, one ``CourierCore/TransportDiagnostic`` at a time, instead
+        /// of stderr (``verbose`` is then ignored); body bytes are counted, never shown. Called on
+        /// the transport's thread: keep it quick (CourierLogging's `RequestLogging.transportDiagnostics`
+        /// writes to a `Logger` with credentials redacted). `nil`, the default, costs nothing.
+        public var diagnostics: TransportDiagnosticsHandler?
 
         /// The defaults.
         public init() {}

@@ -297,7 +297,11 @@ final class CurlMultiLoop: @unchecked Sendable {
     }
 
     private func detach(_ transfer: CurlTransfer) {
-        if let easy = transfer.easyHandle { curl_multi_remove_handle(multi, easy) }
+        if let easy = transfer.easyHandle {
+            curl_multi_remove_handle(multi, easy)
+            // An idle handle must not point at a transfer that is about to be freed.
+            if configuration.diagnostics != nil { _ = ccurl_easy_setopt_pointer(easy, CURLOPT_DEBUGDATA, nil) }
+        }
         recycle(transfer.takeHandle())
     }
 

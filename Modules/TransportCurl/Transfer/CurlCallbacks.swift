@@ -46,3 +46,12 @@ let curlProgressCallback: @convention(c) (UnsafeMutableRawPointer?, curl_off_t, 
     transfer.onProgress(uploaded: Int64(uploaded))
     return 0
 }
+
+/// CURLOPT_DEBUGFUNCTION, installed only when the configuration has a diagnostics handler.
+let curlDebugCallback: @convention(c) (UnsafeMutableRawPointer?, curl_infotype, UnsafeMutablePointer<CChar>?, Int, UnsafeMutableRawPointer?) -> Int32 = {
+    _, type, data, size, user in
+    guard let user, let data else { return 0 }
+    let transfer = Unmanaged<CurlTransfer>.fromOpaque(user).takeUnretainedValue()
+    transfer.onDiagnostic(type, UnsafeRawBufferPointer(start: data, count: size))
+    return 0
+}

@@ -46,7 +46,12 @@ enum CurlOptions {
             easy.set(CURLOPT_SSLKEYTYPE, "PEM")
             if let password = client.password { easy.set(CURLOPT_KEYPASSWD, password) }
         }
-        if options.verbose { easy.set(CURLOPT_VERBOSE, 1) }
+        if options.diagnostics != nil {
+            ccurl_easy_setopt_debug_function(easy.raw, curlDebugCallback)
+            easy.set(CURLOPT_VERBOSE, 1)
+        } else if options.verbose {
+            easy.set(CURLOPT_VERBOSE, 1)
+        }
     }
 
     /// The TLS verification of one request: libcurl's own (system store or the configured CA file), or the
@@ -107,6 +112,7 @@ enum CurlOptions {
         easy.set(CURLOPT_READDATA, pointer: userData)
         easy.set(CURLOPT_SEEKDATA, pointer: userData)
         easy.set(CURLOPT_XFERINFODATA, pointer: userData)
+        if options.diagnostics != nil { easy.set(CURLOPT_DEBUGDATA, pointer: userData) }
 
         // Method and body. HTTPGET first: it undoes a previous request's POST, UPLOAD or NOBODY.
         let hasBody = transfer.hasBody

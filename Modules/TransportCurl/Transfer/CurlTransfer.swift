@@ -486,6 +486,29 @@ final class CurlTransfer: @unchecked Sendable {
         }
     }
 
+    /// One piece of libcurl's verbose trace, for the configuration's diagnostics handler: text as text
+    /// (without its line break), body and TLS bytes as a count only.
+    func onDiagnostic(_ type: curl_infotype, _ bytes: UnsafeRawBufferPointer) {
+        guard let handler = options.diagnostics else { return }
+        let kind: TransportDiagnostic.Kind
+        let text: String
+        switch type {
+        case CURLINFO_TEXT: (kind, text) = (.info, Self.line(bytes))
+        case CURLINFO_HEADER_OUT: (kind, text) = (.headerOut, Self.line(bytes))
+        case CURLINFO_HEADER_IN: (kind, text) = (.headerIn, Self.line(bytes))
+        case CURLINFO_DATA_OUT: (kind, text) = (.dataOut, "\(bytes.count) bytes of body sent")
+        case CURLINFO_DATA_IN: (kind, text) = (.dataIn, "\(bytes.count) bytes of body received")
+        default: return   // TLS records: their bytes say nothing a reader of a log can use.
+        }
+        handler(TransportDiagnostic(kind: kind, text: text, taskID: context.task.id, sessionID: context.task.sessionID))
+    }
+
+    private static func line(_ bytes: UnsafeRawBufferPointer) -> String {
+        var end = bytes.count
+        while end > 0, bytes[end - 1] == 0x0A || bytes[end - 1] == 0x0D { end -= 1 }
+        return String(decoding: UnsafeRawBufferPointer(rebasing: bytes[..<end]), as: UTF8.self)
+    }
+
     func onProgress(uploaded: Int64) {
         if uploaded != uploadNow {
             uploadNow = uploaded
