@@ -278,6 +278,19 @@ let package = Package(
             path: "Tests/OpenAPITests",
             swiftSettings: strictSettings
         ),
+        // docs/observability.md's examples: they combine the three observability products and their test kits.
+        .testTarget(
+            name: "CourierObservabilityGuideTests",
+            dependencies: [
+                "CourierLogging", "CourierTracing", "CourierMetrics", "CourierCore", "CourierCurl", "CourierTesting",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"), .product(name: "InMemoryLogging", package: "swift-log"),
+                .product(name: "Tracing", package: "swift-distributed-tracing"), .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
+                .product(name: "CoreMetrics", package: "swift-metrics"), .product(name: "MetricsTestKit", package: "swift-metrics"),
+            ],
+            path: "Tests/ObservabilityGuideTests",
+            swiftSettings: strictSettings
+        ),
         .testTarget(
             name: "CourierCoreTests",
             dependencies: ["CourierCore", "CourierTesting", "Courier"],

@@ -8,6 +8,12 @@ let package = Package(
     name: "CourierIntegration",
     dependencies: [
         .package(name: "Courier", path: ".."),
+        // The test kits of the packages Courier's observability products speak to, and the OpenAPI runtime
+        // the generated client needs (the same packages Courier's products depend on).
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.0"),
+        .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.7.0"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-openapi-runtime", from: "1.13.0"),
     ],
     targets: [
         // SHA-256 from libcrypto, to check bodies against the servers' published hashes.
@@ -42,6 +48,17 @@ let package = Package(
             path: "Tests/SoakTests",
             swiftSettings: [.enableUpcomingFeature("ExistentialAny")]
         ),
+        // The client swift-openapi-generator made from OpenAPI/HTTPBinAPI/openapi.yaml (Scripts/generate-openapi.sh
+        // regenerates it; CI never builds the generator).
+        .target(
+            name: "HTTPBinAPI",
+            dependencies: [.product(name: "OpenAPIRuntime", package: "swift-openapi-runtime")],
+            path: "OpenAPI/HTTPBinAPI",
+            exclude: ["openapi.yaml", "openapi-generator-config.yaml"],
+            // The generator's empty component files import what they do not use; it silences that with an
+            // attribute only Swift 6.4 reads. Generated code is not edited, so its warnings are suppressed here.
+            swiftSettings: [.unsafeFlags(["-suppress-warnings"])]
+        ),
         .testTarget(
             name: "IntegrationTests",
             dependencies: [
@@ -56,6 +73,18 @@ let package = Package(
                 .product(name: "CourierStreaming", package: "Courier"),
                 .product(name: "CourierCookies", package: "Courier"),
                 .product(name: "CourierCache", package: "Courier"),
+                .product(name: "CourierLogging", package: "Courier"),
+                .product(name: "CourierTracing", package: "Courier"),
+                .product(name: "CourierMetrics", package: "Courier"),
+                .product(name: "CourierOpenAPI", package: "Courier"),
+                "HTTPBinAPI",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "InMemoryLogging", package: "swift-log"),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
+                .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
+                .product(name: "CoreMetrics", package: "swift-metrics"),
+                .product(name: "MetricsTestKit", package: "swift-metrics"),
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
             ],
             path: "Tests/IntegrationTests",
             swiftSettings: [.enableUpcomingFeature("ExistentialAny")]

@@ -10,7 +10,9 @@
 #   json           JSONResponseSerializer and DecodableResponseSerializer on a generated 50 MB body against
 #                  JSONSerialization and JSONDecoder called directly on the same bytes (no server)
 #   xml            CourierXML's SAX streaming over a generated 200 MB document (no server): MB/s and peak RSS
-#   (none named: all five)
+#   observability  courier-bench's small GETs plain and with CourierLogging (info), CourierTracing (no-op
+#                  tracer), CourierMetrics (no-op factory) and all three: the client CPU each adds per request
+#   (none named: all six)
 #   --quick     fewer requests and rounds (a smoke run)
 #   --no-write  print the tables without touching docs/performance.md
 # --write replaces only the tables of the benchmarks that ran; the others stay as they are.
@@ -23,17 +25,17 @@ set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
 cd "$COURIER_ROOT"
 
-rounds=3 small=20000 small_serial=3000 slow_small=1000 multipart_rounds=7 serialization_rounds=31 json_rounds=3 xml_megabytes=200 write=1
+rounds=3 small=20000 small_serial=3000 slow_small=1000 multipart_rounds=7 serialization_rounds=31 json_rounds=3 xml_megabytes=200 observe_rounds=5 write=1
 benchmarks=()
 for argument in "$@"; do
     case "$argument" in
-        --quick) rounds=1 small=3000 small_serial=500 slow_small=200 multipart_rounds=1 serialization_rounds=7 json_rounds=1 xml_megabytes=50 ;;
+        --quick) rounds=1 small=3000 small_serial=500 slow_small=200 multipart_rounds=1 serialization_rounds=7 json_rounds=1 xml_megabytes=50 observe_rounds=1 ;;
         --no-write) write=0 ;;
-        clients | multipart | serialization | json | xml) benchmarks+=("$argument") ;;
-        *) die "unknown argument: $argument (options: --quick --no-write; benchmarks: clients multipart serialization json xml)" ;;
+        clients | multipart | serialization | json | xml | observability) benchmarks+=("$argument") ;;
+        *) die "unknown argument: $argument (options: --quick --no-write; benchmarks: clients multipart serialization json xml observability)" ;;
     esac
 done
-[ ${#benchmarks[@]} -gt 0 ] || benchmarks=(clients multipart serialization json xml)
+[ ${#benchmarks[@]} -gt 0 ] || benchmarks=(clients multipart serialization json xml observability)
 selected() { [[ " ${benchmarks[*]} " == *" $1 "* ]]; }
 
 # with_lock COMMAND...: runs COMMAND holding COURIER_BUILD_LOCK when it is set.
@@ -47,6 +49,7 @@ Scripts/bootstrap.sh
 products=()
 selected clients && products+=(raw-curl courier-bench ahc-bench urlsession-bench)
 selected multipart && products+=(courier-bench)
+selected observability && products+=(courier-bench)
 selected serialization && products+=(serialization-bench)
 selected json && products+=(json-bench)
 selected xml && products+=(xml-bench)
@@ -69,7 +72,7 @@ cleanup() {
 }
 trap cleanup EXIT
 
-if selected clients || selected multipart; then
+if selected clients || selected multipart || selected observability; then
     # nginx must not write a log line per request while we measure.
     Scripts/servers.sh stop >/dev/null 2>&1 || true
     servers_started=1
@@ -150,6 +153,16 @@ if selected multipart; then
             record curl-cli multipart-upload http python3 Scripts/lib/curl_cli_bench.py multipart-upload -- "${curl_command[@]}"
             record courier-bench multipart-upload http "$bin/courier-bench" multipart-upload "$COURIER_NGINX_URL/upload" "$file"
         fi
+    done
+fi
+
+if selected observability; then
+    log "benchmark: what logging, tracing and metrics add per small request, $observe_rounds interleaved rounds"
+    for round in $(seq 1 "$observe_rounds"); do
+        for mode in none logging logging-unrendered tracing metrics all; do
+            COURIER_BENCH_OBSERVE=$mode record courier-bench small http "$bin/courier-bench" small "$COURIER_NGINX_URL/json" 16 "$small"
+            sed -i '$s/^{/{"group":"observability",/' "$results"
+        done
     done
 fi
 

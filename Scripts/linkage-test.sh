@@ -180,6 +180,82 @@ precondition(cache.statistics.hits == 1)
 ! grep -q '12CourierCache' <<<"$(nm "$work/.build/debug/CoreOnly")" || die "CoreOnly holds code of CourierCache"
 echo "ok: CoreOnly holds no code of CourierCache"
 
+# --- Observability and OpenAPI: each product links its own package of the ecosystem and no other -----------
+# Swift packages link statically, so ldd cannot tell: the symbols can. Module names as Swift mangles them.
+SWIFT_LOG='7Logging6Logger' TRACING='7Tracing' METRICS='11CoreMetrics' OPENAPI='14OpenAPIRuntime'
+# (From a here-string: `nm | grep -q` would fail under pipefail when grep stops reading early.)
+holds() { grep -q "$2" <<<"$(nm "$work/.build/debug/$1")"; }
+only_its_own() { # only_its_own CONSUMER OWN-MODULE-SYMBOL OWN-PACKAGE-SYMBOL
+    local consumer="$1" own="$2" package="$3" other
+    holds "$consumer" "$own" || die "$consumer holds no code of its product: the checks below would look for the wrong name"
+    holds "$consumer" "$package" || die "$consumer holds no code of its package ($package)"
+    ! holds CoreOnly "$own" || die "CoreOnly holds code of $own"
+    ! holds CoreOnly "$package" || die "CoreOnly holds code of the package $package"
+    for other in "$SWIFT_LOG" "$TRACING" "$METRICS" "$OPENAPI"; do
+        [ "$other" = "$package" ] && continue
+        ! holds "$consumer" "$other" || die "$consumer holds code of $other, which it did not ask for"
+    done
+    echo "ok: $consumer holds its product and $package only; CoreOnly holds neither"
+}
+
+check LoggingOnly "CourierCore CourierLogging" "CourierCore CourierLogging Logging HTTPTypes" \
+    "FoundationNetworking|libFoundation\.so|libxml2|libcurl|libssl|libcrypto|libpsl" '
+struct Echo: Transport {
+    func send(_ request: HTTPRequest, body: Body?, context: RequestContext) async throws -> Response {
+        Response(head: HTTPResponse(status: .ok), body: Body("hi"))
+    }
+}
+var configuration = SessionConfiguration()
+configuration.addLogging(RequestLogging(logger: Logger(label: "linkage")))
+_ = try await Session(configuration: configuration, transport: Echo())
+    .data(for: HTTPRequest(method: .get, scheme: "http", authority: "x.test", path: "/"))
+'
+only_its_own LoggingOnly '14CourierLogging' "$SWIFT_LOG"
+
+check TracingOnly "CourierCore CourierTracing" "CourierCore CourierTracing Tracing HTTPTypes" \
+    "FoundationNetworking|libFoundation\.so|libxml2|libcurl|libssl|libcrypto|libpsl" '
+struct Echo: Transport {
+    func send(_ request: HTTPRequest, body: Body?, context: RequestContext) async throws -> Response {
+        Response(head: HTTPResponse(status: .ok))
+    }
+}
+var configuration = SessionConfiguration()
+configuration.addTracing(RequestTracing(tracer: NoOpTracer()))
+_ = try await Session(configuration: configuration, transport: Echo())
+    .data(for: HTTPRequest(method: .get, scheme: "http", authority: "x.test", path: "/"))
+'
+only_its_own TracingOnly '14CourierTracing' "$TRACING"
+
+check MetricsOnly "CourierCore CourierMetrics" "CourierCore CourierMetrics CoreMetrics HTTPTypes" \
+    "FoundationNetworking|libFoundation\.so|libxml2|libcurl|libssl|libcrypto|libpsl" '
+struct Echo: Transport {
+    func send(_ request: HTTPRequest, body: Body?, context: RequestContext) async throws -> Response {
+        Response(head: HTTPResponse(status: .ok))
+    }
+}
+var configuration = SessionConfiguration()
+configuration.addMetrics(RequestMetrics(factory: NOOPMetricsHandler.instance))
+_ = try await Session(configuration: configuration, transport: Echo())
+    .data(for: HTTPRequest(method: .get, scheme: "http", authority: "x.test", path: "/"))
+'
+only_its_own MetricsOnly '14CourierMetrics' "$METRICS"
+
+# swift-openapi-runtime builds on Foundation (its default trait), so this one may load libFoundation.so: that is
+# the runtime's own dependency; libcurl, libxml2 and FoundationNetworking stay out.
+check OpenAPIOnly "CourierCore CourierOpenAPI" "CourierCore CourierOpenAPI OpenAPIRuntime HTTPTypes FoundationEssentials" \
+    "FoundationNetworking|libxml2|libcurl|libpsl" '
+struct Echo: Transport {
+    func send(_ request: HTTPRequest, body: Body?, context: RequestContext) async throws -> Response {
+        Response(head: HTTPResponse(status: .ok), body: Body("hi"))
+    }
+}
+let (head, body) = try await CourierClientTransport(session: Session(transport: Echo()))
+    .send(HTTPRequest(method: .get, scheme: nil, authority: nil, path: "/"), body: nil,
+          baseURL: URL(string: "https://x.test")!, operationID: "op")
+precondition(head.status == .ok && body != nil)
+'
+only_its_own OpenAPIOnly '14CourierOpenAPI' "$OPENAPI"
+
 check ReachabilityOnly "CourierReachability" "CourierReachability" \
     "FoundationNetworking|libFoundation\.so|libxml2|libcurl|libssl" '
 let monitor = ReachabilityMonitor(target: .address(IPAddress("127.0.0.1")!))

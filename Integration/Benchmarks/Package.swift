@@ -13,6 +13,9 @@ let package = Package(
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.80.0"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.30.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.0"),
+        .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.7.0"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
     ],
     targets: [
         .target(name: "BenchSupport", path: "Sources/BenchSupport"),
@@ -28,6 +31,12 @@ let package = Package(
                 .product(name: "CourierCore", package: "Courier"),
                 .product(name: "CourierCurl", package: "Courier"),
                 .product(name: "CourierMultipart", package: "Courier"),
+                .product(name: "CourierLogging", package: "Courier"),
+                .product(name: "CourierTracing", package: "Courier"),
+                .product(name: "CourierMetrics", package: "Courier"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
+                .product(name: "CoreMetrics", package: "swift-metrics"),
             ],
             path: "Sources/courier-bench"
         ),

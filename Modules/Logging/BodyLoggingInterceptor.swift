@@ -74,7 +74,8 @@ final class BodySample: Sendable {
         let size = complete ? "\(taken.total) bytes" : "first \(taken.bytes.count) bytes"
         logger.trace(
             "\(direction) body, \(size): \(shown)",
-            metadata: ["courier.request_id": "\(id)", "courier.body.direction": "\(direction)"]
+            metadata: ["courier.request_id": "\(id)", "courier.body.direction": "\(direction)"],
+            source: LoggingEventListener.source
         )
     }
 

@@ -9,6 +9,8 @@ final class LoggingEventListener: EventListener {
     private let logging: RequestLogging
     private let redaction: Redaction
     private let record = Mutex(CallRecord())
+    /// Given, so swift-log does not derive it from the file's id on every line (a string split per line).
+    static let source = "CourierLogging"
 
     init(logging: RequestLogging) {
         self.logging = logging
@@ -25,7 +27,8 @@ final class LoggingEventListener: EventListener {
         guard logger.logLevel <= .debug else { return }
         logger.debug(
             "\(request.method) \(redaction.url(of: request))",
-            metadata: metadata(task, ["http.request.header": .array(redaction.fields(request.headerFields).map { .string($0) })])
+            metadata: metadata(task, ["http.request.header": .array(redaction.fields(request.headerFields).map { .string($0) })]),
+            source: Self.source
         )
     }
 
@@ -33,7 +36,8 @@ final class LoggingEventListener: EventListener {
         guard logger.logLevel <= .debug else { return }
         logger.debug(
             "\(response.status.code) \(response.status.reasonPhrase)",
-            metadata: metadata(task, ["http.response.header": .array(redaction.fields(response.headerFields).map { .string($0) })])
+            metadata: metadata(task, ["http.response.header": .array(redaction.fields(response.headerFields).map { .string($0) })]),
+            source: Self.source
         )
     }
 
@@ -43,67 +47,66 @@ final class LoggingEventListener: EventListener {
 
     func redirecting(_ task: SessionTask, response: HTTPResponse, to request: HTTPRequest) {
         record.withLock { $0.redirected() }
-        logger.debug("redirect \(response.status.code) to \(redaction.url(of: request))", metadata: metadata(task))
+        logger.debug("redirect \(response.status.code) to \(redaction.url(of: request))", metadata: metadata(task), source: Self.source)
     }
 
     func retrying(_ task: SessionTask, attempt: Int, delay: Duration) {
         record.withLock { $0.retried() }
-        logger.debug("retry \(attempt) in \(CallRecord.milliseconds(delay)) ms", metadata: metadata(task))
+        logger.debug("retry \(attempt) in \(CallRecord.milliseconds(delay)) ms", metadata: metadata(task), source: Self.source)
     }
 
     func taskCompleted(_ task: SessionTask, response: HTTPResponse) {
         let level = logging.summaryLevel
         guard logger.logLevel <= level else { return }
-        let record = record.withLock { $0 }
-        let duration = record.duration(until: .now)
-        var fields = summary(task, record, duration: duration)
-        fields["http.response.status_code"] = "\(response.status.code)"
-        logger.log(
-            level: level,
-            "\(task.originalRequest.method) \(redaction.url(of: task.originalRequest)) \(response.status.code) in \(CallRecord.milliseconds(duration)) ms",
-            metadata: fields
-        )
+        let summary = Summary(task, record.withLock { $0 }, redaction: redaction, status: response.status.code)
+        logger.log(level: level, "\(summary.opening) \(response.status.code) in \(summary.milliseconds) ms", metadata: summary.metadata, source: Self.source)
     }
 
     func taskFailed(_ task: SessionTask, error: CourierError) {
         // A cancelled call is the caller's choice, not a fault: it stays at the summary level.
         let level: Logger.Level = error.isCancellation ? logging.summaryLevel : error.response == nil ? .error : .warning
         guard logger.logLevel <= level else { return }
-        let record = record.withLock { $0 }
-        let duration = record.duration(until: .now)
-        var fields = summary(task, record, duration: duration)
-        fields["error.type"] = "\(String(error.kind.description.map { $0 == " " ? "_" : $0 }))"
-        fields["courier.error.stage"] = "\(error.stage)"
-        if let status = error.response?.status.code { fields["http.response.status_code"] = "\(status)" }
+        var summary = Summary(task, record.withLock { $0 }, redaction: redaction, status: error.response?.status.code, extra: 2)
+        summary.metadata["error.type"] = "\(String(error.kind.description.map { $0 == " " ? "_" : $0 }))"
+        summary.metadata["courier.error.stage"] = "\(error.stage)"
         let outcome = error.isCancellation ? "cancelled" : "failed at \(error.stage): \(error.kind)"
-        logger.log(
-            level: level,
-            "\(task.originalRequest.method) \(redaction.url(of: task.originalRequest)) \(outcome) after \(CallRecord.milliseconds(duration)) ms",
-            error: error,
-            metadata: fields
-        )
+        logger.log(level: level, "\(summary.opening) \(outcome) after \(summary.milliseconds) ms", error: error, metadata: summary.metadata, source: Self.source)
     }
 
-    private func summary(_ task: SessionTask, _ record: CallRecord, duration: Duration) -> Logger.Metadata {
-        var fields = metadata(task, [
-            "http.request.method": "\(task.originalRequest.method)",
-            "url.full": "\(redaction.url(of: task.originalRequest))",
-            "courier.duration_ms": "\(CallRecord.milliseconds(duration))",
-            "courier.redirects": "\(record.redirects)",
-            "courier.retries": "\(record.retries)",
-        ])
-        if record.exchangesMeasured > 0 {
-            fields["http.request.body.size"] = "\(record.bytesSent)"
-            fields["http.response.body.size"] = "\(record.bytesReceived)"
+    /// What the line that ends a call says, built once: the URL and the duration serve the message and the
+    /// metadata both. Numbers go in as numbers (`stringConvertible`), so a handler that does not print them
+    /// costs no string for each; the dictionary is made large enough at once.
+    private struct Summary {
+        let opening: String
+        let milliseconds: String
+        var metadata: Logger.Metadata
+
+        init(_ task: SessionTask, _ record: CallRecord, redaction: Redaction, status: Int?, extra: Int = 0) {
+            let request = task.originalRequest
+            let url = redaction.url(of: request)
+            milliseconds = CallRecord.milliseconds(record.duration(until: .now))
+            opening = "\(request.method) \(url)"
+            var fields = Logger.Metadata(minimumCapacity: 11 + extra)
+            fields["courier.request_id"] = .stringConvertible(RequestID(task))
+            fields["http.request.method"] = .stringConvertible(request.method)
+            fields["url.full"] = .string(url)
+            fields["courier.duration_ms"] = .string(milliseconds)
+            fields["courier.redirects"] = .stringConvertible(record.redirects)
+            fields["courier.retries"] = .stringConvertible(record.retries)
+            if let status { fields["http.response.status_code"] = .stringConvertible(status) }
+            if record.exchangesMeasured > 0 {
+                fields["http.request.body.size"] = .stringConvertible(record.bytesSent)
+                fields["http.response.body.size"] = .stringConvertible(record.bytesReceived)
+            }
+            if let reused = record.reusedConnection { fields["courier.connection_reused"] = .stringConvertible(reused) }
+            if let version = record.httpVersion { fields["network.protocol.version"] = .string(version) }
+            metadata = fields
         }
-        if let reused = record.reusedConnection { fields["courier.connection_reused"] = "\(reused)" }
-        if let version = record.httpVersion { fields["network.protocol.version"] = "\(version)" }
-        return fields
     }
 
     private func metadata(_ task: SessionTask, _ extra: Logger.Metadata = [:]) -> Logger.Metadata {
         var fields = extra
-        fields["courier.request_id"] = "\(RequestID(task))"
+        fields["courier.request_id"] = .stringConvertible(RequestID(task))
         return fields
     }
 }

@@ -82,7 +82,7 @@ public struct RequestLogging: Sendable {
             case .headerIn, .headerOut: text = redaction.redactingHeadLines(diagnostic.text)
             default: text = diagnostic.text
             }
-            logger.trace("\(text)", metadata: metadata)
+            logger.trace("\(text)", metadata: metadata, source: LoggingEventListener.source)
         }
     }
 
@@ -100,12 +100,17 @@ public struct RequestLogging: Sendable {
 }
 
 extension SessionConfiguration {
-    /// Logs every call of the session as `logging` says: a listener for the lines of each call, and a
-    /// network interceptor for bodies at `trace` (added last, so it sees what goes on the wire).
+    /// Logs every call of the session as `logging` says: a listener for the lines of each call and, when the
+    /// logger is at `trace` now, a network interceptor for bodies (added last, so it sees what goes on the wire).
     /// Keeps the listeners and interceptors already configured.
+    ///
+    /// Bodies are logged only by a session configured while its logger was at `trace`: a session that logs
+    /// less carries no body interceptor at all, so its calls pay nothing for it.
     public mutating func addLogging(_ logging: RequestLogging) {
         addEventListenerFactory { _ in LoggingEventListener(logging: logging) }
-        networkInterceptors.append(BodyLoggingInterceptor(logging: logging))
+        if logging.logger.logLevel <= .trace, logging.maximumBodyBytes > 0 {
+            networkInterceptors.append(BodyLoggingInterceptor(logging: logging))
+        }
     }
 }
 

@@ -20,12 +20,30 @@ final class Instruments: Sendable {
         let responseBodySize: Recorder
     }
 
+    /// What a call is sent to: the dimensions of its in-flight meter, and the first three of every other.
+    struct Target: Hashable, Sendable {
+        let method: String
+        let scheme: String
+        let host: String
+
+        var dimensions: [(String, String)] {
+            [("http.request.method", method), ("url.scheme", scheme), ("server.address", host)]
+        }
+    }
+
+    /// A target and how its call ended.
+    private struct OutcomeKey: Hashable {
+        let target: Target
+        let statusClass: String
+        let errorType: String?
+    }
+
     private let factory: any MetricsFactory
     private let maximumHosts: Int
     private struct Tables {
         var hosts: Set<String> = []
-        var outcomes: [[String]: Outcome] = [:]
-        var active: [[String]: Meter] = [:]
+        var outcomes: [OutcomeKey: Outcome] = [:]
+        var active: [Target: Meter] = [:]
     }
     private let tables = Mutex(Tables())
 
@@ -34,8 +52,8 @@ final class Instruments: Sendable {
         self.maximumHosts = maximumHosts
     }
 
-    /// The call's target dimensions: method, scheme and host (bounded).
-    func target(of request: HTTPRequest) -> [(String, String)] {
+    /// The call's target: method, scheme and host (bounded).
+    func target(of request: HTTPRequest) -> Target {
         let scheme = request.scheme ?? "http"
         let host = AuthorityParts(request.authority ?? "").map { String($0.host).lowercased() } ?? ""
         let knownHost = tables.withLock { tables -> String in
@@ -44,23 +62,25 @@ final class Instruments: Sendable {
             tables.hosts.insert(host)
             return host
         }
-        return [("http.request.method", Self.method(request)), ("url.scheme", scheme), ("server.address", knownHost)]
+        return Target(method: Self.method(request), scheme: scheme, host: knownHost)
     }
 
-    func active(_ target: [(String, String)]) -> Meter {
-        let key = target.map { "\($0.0)=\($0.1)" }
-        return tables.withLock { tables in
-            if let meter = tables.active[key] { return meter }
-            let meter = Meter(label: Self.activeRequests, dimensions: target, factory: factory)
-            tables.active[key] = meter
+    func active(_ target: Target) -> Meter {
+        tables.withLock { tables in
+            if let meter = tables.active[target] { return meter }
+            let meter = Meter(label: Self.activeRequests, dimensions: target.dimensions, factory: factory)
+            tables.active[target] = meter
             return meter
         }
     }
 
-    func outcome(_ dimensions: [(String, String)]) -> Outcome {
-        let key = dimensions.map { "\($0.0)=\($0.1)" }
+    func outcome(_ target: Target, statusClass: String, errorType: String?) -> Outcome {
+        let key = OutcomeKey(target: target, statusClass: statusClass, errorType: errorType)
         return tables.withLock { tables in
             if let outcome = tables.outcomes[key] { return outcome }
+            var dimensions = target.dimensions
+            dimensions.append(("http.response.status_class", statusClass))
+            if let errorType { dimensions.append(("error.type", errorType)) }
             let outcome = Outcome(
                 requests: Counter(label: Self.requests, dimensions: dimensions, factory: factory),
                 duration: Timer(label: Self.duration, dimensions: dimensions, preferredDisplayUnit: .seconds, factory: factory),

@@ -7,7 +7,7 @@ import Synchronization
 /// its outcome's dimensions. A session makes one per task.
 final class MetricsEventListener: EventListener {
     private let instruments: Instruments
-    private let target: [(String, String)]
+    private let target: Instruments.Target
     private struct Call {
         var started: ContinuousClock.Instant?
         var ended = false
@@ -55,10 +55,8 @@ final class MetricsEventListener: EventListener {
             return call
         }) else { return }
         if call.started != nil { instruments.active(target).decrement() }
-        var dimensions = target
-        dimensions.append(("http.response.status_class", Instruments.statusClass(status)))
-        if let error { dimensions.append(("error.type", String(error.kind.description.map { $0 == " " ? "_" : $0 }))) }
-        let outcome = instruments.outcome(dimensions)
+        let errorType = error.map { String($0.kind.description.map { $0 == " " ? "_" : $0 }) }
+        let outcome = instruments.outcome(target, statusClass: Instruments.statusClass(status), errorType: errorType)
         outcome.requests.increment()
         if let started = call.started {
             let elapsed = now - started

@@ -17,8 +17,9 @@ public import Tracing
 /// Spans take the caller's `ServiceContext.current` as parent, so a call made inside a server's request
 /// span joins its trace. Both spans are named by the method (`GET`) and carry `http.request.method`,
 /// `url.full` (without user, password or query values unless asked), `url.scheme`, `server.address`,
-/// `server.port`, then `http.response.status_code` and `network.protocol.version`; an exchange after the
-/// first carries `http.request.resend_count`. A status of 400 or more, or an error, sets `error.type` and the
+/// `server.port`, then `http.response.status_code` (and `network.protocol.version` when the transport measured
+/// the exchange by the time its head arrived: the curl transport measures when the body ends, so its spans
+/// do not carry it); an exchange after the first carries `http.request.resend_count`. A status of 400 or more, or an error, sets `error.type` and the
 /// span's status to error. A span ends when its response head arrives (or the call fails): a body read
 /// later is not part of it.
 public struct RequestTracing: Sendable {
@@ -61,14 +62,19 @@ struct CallTracingInterceptor: Interceptor {
     func intercept(_ request: HTTPRequest, body: Body?, context: RequestContext, next: InterceptorNext) async throws -> Response {
         let tracer = tracing.currentTracer
         let span = tracer.startSpan(SpanNaming.name(of: request), context: ServiceContext.current ?? .topLevel, ofKind: .client)
-        span.attributes = SpanNaming.requestAttributes(request, recordsQueryValues: tracing.recordsQueryValues)
         var spanContext = span.context
-        spanContext[ExchangeCounterKey.self] = ExchangeCounter()
+        // A span that records nothing (a no-op tracer, a sampled-out trace) gets no attributes built for it.
+        if span.isRecording {
+            span.attributes = SpanNaming.requestAttributes(request, recordsQueryValues: tracing.recordsQueryValues)
+            spanContext[ExchangeCounterKey.self] = ExchangeCounter()
+        }
         do {
-            let response = try await ServiceContext.withValue(spanContext) {
-                try await next(request, body: body, context: context)
-            }
-            SpanNaming.record(response, on: span)
+            // A span that records nothing need not be the context of what runs below: its children would record
+            // nothing either (a no-op tracer, or a trace sampled out), and the exchange still injects its own context.
+            let response = span.isRecording
+                ? try await ServiceContext.withValue(spanContext) { try await next(request, body: body, context: context) }
+                : try await next(request, body: body, context: context)
+            if span.isRecording { SpanNaming.record(response, on: span) }
             span.end()
             return response
         } catch {
@@ -88,16 +94,18 @@ struct ExchangeTracingInterceptor: Interceptor {
         let parent = ServiceContext.current ?? .topLevel
         let resends = parent[ExchangeCounterKey.self]?.next() ?? 0
         let span = tracer.startSpan(SpanNaming.name(of: request), context: parent, ofKind: .client)
-        var attributes = SpanNaming.requestAttributes(request, recordsQueryValues: tracing.recordsQueryValues)
-        if resends > 0 { attributes["http.request.resend_count"] = resends }
-        span.attributes = attributes
+        if span.isRecording {
+            var attributes = SpanNaming.requestAttributes(request, recordsQueryValues: tracing.recordsQueryValues)
+            if resends > 0 { attributes["http.request.resend_count"] = resends }
+            span.attributes = attributes
+        }
         var request = request
         tracer.inject(span.context, into: &request.headerFields, using: HTTPFieldsInjector())
         do {
-            let response = try await ServiceContext.withValue(span.context) {
-                try await next(request, body: body, context: context)
-            }
-            SpanNaming.record(response, on: span)
+            let response = span.isRecording
+                ? try await ServiceContext.withValue(span.context) { try await next(request, body: body, context: context) }
+                : try await next(request, body: body, context: context)
+            if span.isRecording { SpanNaming.record(response, on: span) }
             span.end()
             return response
         } catch {

@@ -13,6 +13,9 @@ Five tables, one per benchmark of bench.sh, each between its own markers in the 
   and Decodable serializers against JSONSerialization and JSONDecoder on the same 50 MB body.
 - xml (`<!-- bench-xml:start -->` … `<!-- bench-xml:end -->`): xml-bench, CourierXML's SAX streaming
   over a generated 200 MB document, MB/s and peak RSS.
+- observability (`<!-- bench-observability:start -->` … `<!-- bench-observability:end -->`): courier-bench's
+  small GETs with CourierLogging, CourierTracing and CourierMetrics installed or not; client CPU per request,
+  medians of interleaved rounds, and what each adds to the plain session's.
 
 `--write FILE` replaces the text between the markers of each benchmark that has results (or
 failures) in this run, and leaves the others as they are.
@@ -32,11 +35,14 @@ MARKERS = {"clients": ("<!-- bench:start -->", "<!-- bench:end -->"),
            "multipart": ("<!-- bench-multipart:start -->", "<!-- bench-multipart:end -->"),
            "serialization": ("<!-- bench-serialization:start -->", "<!-- bench-serialization:end -->"),
            "json": ("<!-- bench-json:start -->", "<!-- bench-json:end -->"),
-           "xml": ("<!-- bench-xml:start -->", "<!-- bench-xml:end -->")}
+           "xml": ("<!-- bench-xml:start -->", "<!-- bench-xml:end -->"),
+           "observability": ("<!-- bench-observability:start -->", "<!-- bench-observability:end -->")}
 
 
 def group_of(row):
     """Which benchmark of bench.sh a result line belongs to."""
+    if row.get("group"):
+        return row["group"]
     return {"multipart-upload": "multipart", "query-string": "serialization", "json-parse": "json", "xml-sax": "xml"}.get(row["workload"], "clients")
 ORDER = ["raw-libcurl", "courier", "async-http-client", "urlsession"]
 
@@ -232,6 +238,50 @@ def xml_table(rows, errors):
     return header("no server, one process; the document is generated in 64 KiB chunks as it is parsed") + "\n" + "\n".join(out)
 
 
+OBSERVATIONS = [("courier", "plain session"),
+                ("courier+logging", "CourierLogging, a line per call at `info`, rendered as swift-log's stream handler does"),
+                ("courier+logging-unrendered", "CourierLogging, the same line built and handed to a handler that drops it"),
+                ("courier+tracing", "CourierTracing, no-op tracer"), ("courier+metrics", "CourierMetrics, no-op factory"),
+                ("courier+all", "all three")]
+
+
+def observability_table(rows, errors):
+    out = []
+    by_client = {}
+    for row in rows:
+        by_client.setdefault(row["client"], []).append(row)
+
+    def median(client, f):
+        values = [f(r) for r in by_client.get(client, [])]
+        return statistics.median(values) if values else None
+
+    cpu = lambda r: r["cpu_seconds"] / r["requests"] * 1e6
+    rate = lambda r: r["requests"] / r["seconds"]
+    plain = median("courier", cpu)
+    if rows:
+        first = rows[0]
+        out += [
+            f"`GET /json` from nginx, {first['requests']} requests at concurrency {first['concurrency']}, the modes' rounds "
+            "interleaved; client CPU is the process's user and system time over its requests. \"Added\" is the mode's "
+            "CPU per request less the plain session's, and its share of the plain session's (target: under 10%).\n",
+            "| session | req/s | client CPU µs/request | added µs/request | added, share of plain | target |",
+            "|---|---:|---:|---:|---:|---|",
+        ]
+        for client, label in OBSERVATIONS:
+            if client not in by_client:
+                continue
+            c, r = median(client, cpu), median(client, rate)
+            if client == "courier" or plain is None:
+                out.append(f"| {label} | {r:,.0f} | {c:.1f} | — | — | — |")
+            else:
+                added = c - plain
+                share = added / plain * 100
+                target = "—" if client in ("courier+metrics", "courier+all") else ("met" if share < 10 else "missed")
+                out.append(f"| {label} | {r:,.0f} | {c:.1f} | {added:+.1f} | {share:+.1f}% | {target} |")
+    out += failures(errors)
+    return header("nginx on 127.0.0.1, HTTP/1.1 keep-alive") + "\n" + "\n".join(out)
+
+
 def replace_block(text, group, table):
     start, end = MARKERS[group]
     if start not in text:
@@ -245,7 +295,7 @@ def main():
     rows, errors = load(sys.argv[1])
     tables = {}
     builders = {"clients": clients_table, "multipart": multipart_table, "serialization": serialization_table,
-                "json": json_table, "xml": xml_table}
+                "json": json_table, "xml": xml_table, "observability": observability_table}
     for group, build in builders.items():
         group_rows = [r for r in rows if group_of(r) == group]
         group_errors = [e for e in errors if group_of(e) == group]

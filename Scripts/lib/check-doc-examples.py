@@ -28,6 +28,8 @@ GUIDES = {
     "docs/cache.md": "Tests/CacheTests/DocExamplesTests.swift",
     "docs/guide-transports.md": "Tests/CoreTests/TransportsGuideTests.swift",
     "docs/guide-modules.md": "Tests/GuideTests/ModulesGuideTests.swift",
+    "docs/observability.md": "Tests/ObservabilityGuideTests/DocExamplesTests.swift",
+    "docs/openapi.md": "Integration/Tests/IntegrationTests/OpenAPIClientTests.swift",
 }
 
 

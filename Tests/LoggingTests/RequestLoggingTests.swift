@@ -32,11 +32,11 @@ import Testing
         let line = try #require(entries.first)
         #expect(line.level == .info)
         #expect("\(line.message)".hasPrefix("GET https://api.test/items?token=REDACTED&page=REDACTED 200 in "))
-        #expect(line.metadata["http.response.status_code"] == "200")
-        #expect(line.metadata["url.full"] == "https://api.test/items?token=REDACTED&page=REDACTED")
-        #expect(line.metadata["http.response.body.size"] == "5")
-        #expect(line.metadata["courier.redirects"] == "0")
-        #expect(line.metadata["courier.retries"] == "0")
+        #expect(line.value("http.response.status_code") == "200")
+        #expect(line.value("url.full") == "https://api.test/items?token=REDACTED&page=REDACTED")
+        #expect(line.value("http.response.body.size") == "5")
+        #expect(line.value("courier.redirects") == "0")
+        #expect(line.value("courier.retries") == "0")
         #expect(line.metadata["courier.request_id"] != nil)
         #expect(line.metadata["courier.duration_ms"] != nil)
         // Nothing of the credentials, anywhere.
@@ -52,7 +52,7 @@ import Testing
         let entries = log.entries
         let summary = try #require(entries.last)
         #expect(summary.level == .info)
-        #expect(summary.metadata["courier.redirects"] == "1")
+        #expect(summary.value("courier.redirects") == "1")
         let requestHeads = entries.filter { $0.metadata["http.request.header"] != nil }
         #expect(requestHeads.count == 2)   // one per hop
         let fields = "\(requestHeads[0].metadata["http.request.header"]!)"
@@ -69,8 +69,8 @@ import Testing
         await #expect(throws: CourierError.self) { try await session.data(for: request("/down")) }
         let line = try #require(log.entries.last)
         #expect(line.level == .error)
-        #expect(line.metadata["error.type"] == "connection_failed")
-        #expect(line.metadata["courier.error.stage"] == "transport")
+        #expect(line.value("error.type") == "connection_failed")
+        #expect(line.value("courier.error.stage") == "transport")
         #expect("\(line.message)".contains("failed at transport"))
         #expect(line.error is CourierError)
     }
@@ -87,7 +87,7 @@ import Testing
         await #expect(throws: CourierError.self) { try await session.data(for: request("/missing")) }
         let line = try #require(log.entries.last)
         #expect(line.level == .warning)
-        #expect(line.metadata["http.response.status_code"] == "404")
+        #expect(line.value("http.response.status_code") == "404")
     }
 
     @Test func aCancelledCallStaysAtTheSummaryLevel() async throws {
@@ -122,6 +122,16 @@ import Testing
         #expect(log.entries.allSatisfy { $0.metadata["courier.body.direction"] == nil })
     }
 
+    @Test func aSessionThatLogsNoBodiesCarriesNoBodyInterceptor() {
+        for (level, interceptors) in [(Logger.Level.info, 0), (.debug, 0), (.trace, 1)] {
+            var logger = Logger(label: "x")
+            logger.logLevel = level
+            var configuration = SessionConfiguration()
+            configuration.addLogging(RequestLogging(logger: logger))
+            #expect(configuration.networkInterceptors.count == interceptors)
+        }
+    }
+
     @Test func binaryBodiesAsHex() {
         #expect(BodySample.render([0xFF, 0x00, 0x10]) == "<binary> ff0010")
         #expect(BodySample.render(Array("a\tb\u{1}".utf8)) == "\"a\\tb\\u{1}\"")
@@ -137,8 +147,8 @@ import Testing
         let entries = handler.entries
         #expect(entries.count == 2)
         #expect("\(entries[0].message)" == "GET /a?key=REDACTED HTTP/1.1\nHost: x\nAuthorization: REDACTED\ncookie: REDACTED")
-        #expect(entries[0].metadata["courier.request_id"] == "2.7")
-        #expect(entries[0].metadata["courier.transport.kind"] == "header-out")
+        #expect(entries[0].value("courier.request_id") == "2.7")
+        #expect(entries[0].value("courier.transport.kind") == "header-out")
         logger.logLevel = .debug
         RequestLogging(logger: logger).transportDiagnostics(TransportDiagnostic(kind: .info, text: "quiet"))
         #expect(handler.entries.count == 2)
@@ -186,4 +196,9 @@ import Testing
         #expect(CallRecord.milliseconds(.microseconds(12_345)) == "12.3")
         #expect(CallRecord.milliseconds(.zero) == "0.0")
     }
+}
+
+extension InMemoryLogHandler.Entry {
+    /// A metadata value as text, however it was stored (`.string` or `.stringConvertible`).
+    func value(_ key: String) -> String? { metadata[key].map { "\($0)" } }
 }

@@ -124,9 +124,13 @@ public final class Session: Sendable {
     // MARK: Task plumbing
 
     func makeTask(kind: SessionTask.Kind, request: HTTPRequest) -> SessionTask {
-        var listener: any EventListener = configuration.eventListener ?? SilentEventListener()
-        if let factory = configuration.eventListenerFactory {
-            listener = listener + factory(request)
+        // No composite around a listener that is alone: every event would pass through one more call and
+        // each task would allocate the pair.
+        let listener: any EventListener = switch (configuration.eventListener, configuration.eventListenerFactory) {
+        case (let shared?, let factory?): shared + factory(request)
+        case (let shared?, nil): shared
+        case (nil, let factory?): factory(request)
+        case (nil, nil): SilentEventListener()
         }
         let task = SessionTask(
             kind: kind, request: request, sessionID: id, listener: listener,

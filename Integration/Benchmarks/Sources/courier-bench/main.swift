@@ -16,10 +16,10 @@ if let limit = ProcessInfo.processInfo.environment["COURIER_BENCH_CONNECTIONS_PE
     configuration.maximumConnectionsPerHost = limit
 }
 let transport = try CurlTransport(configuration: configuration)
-let session = Session(
-    configuration: SessionConfiguration(timeouts: Timeouts(request: .seconds(600)), maximumResponseBodySize: 2 << 30),
-    transport: transport
-)
+let observation = Observation.fromEnvironment
+var sessionConfiguration = SessionConfiguration(timeouts: Timeouts(request: .seconds(600)), maximumResponseBodySize: 2 << 30)
+observation.install(into: &sessionConfiguration)
+let session = Session(configuration: sessionConfiguration, transport: transport)
 guard let url = URL(string: workload.url) else { exit(2) }
 let request = HTTPRequest(method: workload.kind == .upload ? .put : .get, url: url)
 /// What the runs add up to.
@@ -72,7 +72,7 @@ nonisolated func measure() async throws {
 let start = now()
 try await Task.detached { try await measure() }.value
 report(
-    client: "courier", workload: workload, seconds: now() - start,
+    client: observation.clientName, workload: workload, seconds: now() - start,
     bytes: tally.bytes.load(ordering: .relaxed), connections: tally.connections.load(ordering: .relaxed),
     failures: tally.failures.load(ordering: .relaxed)
 )
