@@ -1,7 +1,6 @@
 import CourierCore
 import HTTPTypes
 import Logging
-import Synchronization
 
 /// Writes the first bytes of each body on the wire at `trace` (``RequestLogging/maximumBodyBytes``).
 ///
@@ -42,7 +41,7 @@ final class BodySample: Sendable {
     private let limit: Int
     private let direction: String
     private let id: RequestID
-    private let state = Mutex<(bytes: [UInt8], total: Int64, written: Bool)>(([], 0, false))
+    private let state = Locked<(bytes: [UInt8], total: Int64, written: Bool)>(([], 0, false))
 
     init(logger: Logger, limit: Int, direction: String, id: RequestID) {
         self.logger = logger

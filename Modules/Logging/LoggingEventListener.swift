@@ -1,14 +1,13 @@
 import CourierCore
 import HTTPTypes
 import Logging
-import Synchronization
 
 /// Writes the lines of one call (``RequestLogging`` says which): heads at `debug` as they cross the
 /// wire, and one line when the call ends. A session makes one per task.
 final class LoggingEventListener: EventListener {
     private let logging: RequestLogging
     private let redaction: Redaction
-    private let record = Mutex(CallRecord())
+    private let record = Locked(CallRecord())
     /// Given, so swift-log does not derive it from the file's id on every line (a string split per line).
     static let source = "CourierLogging"
 

@@ -1,7 +1,6 @@
 import CoreMetrics
 import CourierCore
 import HTTPTypes
-import Synchronization
 
 /// The metric objects of one configuration, made once per set of dimensions and kept: a call looks
 /// them up instead of asking the factory again (a factory may allocate and register on every make).
@@ -45,7 +44,7 @@ final class Instruments: Sendable {
         var outcomes: [OutcomeKey: Outcome] = [:]
         var active: [Target: Meter] = [:]
     }
-    private let tables = Mutex(Tables())
+    private let tables = Locked(Tables())
 
     init(factory: any MetricsFactory, maximumHosts: Int) {
         self.factory = factory

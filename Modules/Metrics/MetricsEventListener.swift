@@ -1,7 +1,6 @@
 import CoreMetrics
 import CourierCore
 import HTTPTypes
-import Synchronization
 
 /// Measures one call: in flight from its first start to its end, then counted, timed and sized under
 /// its outcome's dimensions. A session makes one per task.
@@ -15,7 +14,7 @@ final class MetricsEventListener: EventListener {
         var bytesReceived: Int64 = 0
         var measured = false
     }
-    private let call = Mutex(Call())
+    private let call = Locked(Call())
 
     init(instruments: Instruments, request: HTTPRequest) {
         self.instruments = instruments
