@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Courier's benchmarks, each client its own process, against nginx on 127.0.0.1; writes the tables of
 # docs/performance.md. Usage: Scripts/bench.sh [--quick] [--no-write] [BENCHMARK...]
-#   clients        Courier against a raw libcurl client in C, URLSession (FoundationNetworking) and
-#                  AsyncHTTPClient: small GETs, 256 MiB downloads and upload
+#   clients        Courier (calls on the transport's executor, and on Swift's shared pool) against a raw
+#                  libcurl client in C, URLSession (FoundationNetworking) and AsyncHTTPClient: small GETs,
+#                  256 MiB downloads and upload
 #   multipart      a 1 GiB multipart/form-data upload (a file part and a text field): Courier
 #                  (CourierMultipart) against the curl command-line tool's -F, rounds interleaved
 #   serialization  QueryString.encode of a 5,204-pair parameter tree against Foundation's URLComponents
@@ -12,7 +13,13 @@
 #   xml            CourierXML's SAX streaming over a generated 200 MB document (no server): MB/s and peak RSS
 #   observability  courier-bench's small GETs plain and with CourierLogging (info), CourierTracing (no-op
 #                  tracer), CourierMetrics (no-op factory) and all three: the client CPU each adds per request
-#   (none named: all six)
+#   scale          Courier with shared-pool callers at 1, 16, 64, 256 and 1,024 calls in flight, over HTTP/1.1
+#                  (8 connections per host) and HTTP/2 over TLS (multiplexed); and 10,000 calls at once to a
+#                  server that answers each after 1 s (no connection limit): req/s, CPU, RSS, threads
+#   allocations    heap allocations per small GET (C=16) of raw libcurl, Courier (both kinds of callers) and
+#                  AsyncHTTPClient, counted by an LD_PRELOAD library (Integration/Benchmarks/Tools/malloc_count.c):
+#                  the difference between a run of 2N and one of N requests, over N
+#   (none named: all eight)
 #   --quick     fewer requests and rounds (a smoke run)
 #   --no-write  print the tables without touching docs/performance.md
 # --write replaces only the tables of the benchmarks that ran; the others stay as they are.
@@ -25,17 +32,17 @@ set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
 cd "$COURIER_ROOT"
 
-rounds=3 small=20000 small_serial=3000 slow_small=1000 multipart_rounds=7 serialization_rounds=31 json_rounds=3 xml_megabytes=200 observe_rounds=5 write=1
+rounds=3 small=20000 small_serial=3000 slow_calls=10000 slow_small=1000 multipart_rounds=7 serialization_rounds=31 json_rounds=3 xml_megabytes=200 observe_rounds=5 write=1
 benchmarks=()
 for argument in "$@"; do
     case "$argument" in
-        --quick) rounds=1 small=3000 small_serial=500 slow_small=200 multipart_rounds=1 serialization_rounds=7 json_rounds=1 xml_megabytes=50 observe_rounds=1 ;;
+        --quick) rounds=1 small=3000 small_serial=500 slow_calls=2000 slow_small=200 multipart_rounds=1 serialization_rounds=7 json_rounds=1 xml_megabytes=50 observe_rounds=1 ;;
         --no-write) write=0 ;;
-        clients | multipart | serialization | json | xml | observability) benchmarks+=("$argument") ;;
-        *) die "unknown argument: $argument (options: --quick --no-write; benchmarks: clients multipart serialization json xml observability)" ;;
+        clients | multipart | serialization | json | xml | observability | scale | allocations) benchmarks+=("$argument") ;;
+        *) die "unknown argument: $argument (options: --quick --no-write; benchmarks: clients multipart serialization json xml observability scale allocations)" ;;
     esac
 done
-[ ${#benchmarks[@]} -gt 0 ] || benchmarks=(clients multipart serialization json xml observability)
+[ ${#benchmarks[@]} -gt 0 ] || benchmarks=(clients multipart serialization json xml observability scale allocations)
 selected() { [[ " ${benchmarks[*]} " == *" $1 "* ]]; }
 
 # with_lock COMMAND...: runs COMMAND holding COURIER_BUILD_LOCK when it is set.
@@ -50,6 +57,8 @@ products=()
 selected clients && products+=(raw-curl courier-bench ahc-bench urlsession-bench)
 selected multipart && products+=(courier-bench)
 selected observability && products+=(courier-bench)
+selected scale && products+=(courier-bench)
+selected allocations && products+=(raw-curl courier-bench ahc-bench)
 selected serialization && products+=(serialization-bench)
 selected json && products+=(json-bench)
 selected xml && products+=(xml-bench)
@@ -72,7 +81,7 @@ cleanup() {
 }
 trap cleanup EXIT
 
-if selected clients || selected multipart || selected observability; then
+if selected clients || selected multipart || selected observability || selected scale || selected allocations; then
     # nginx must not write a log line per request while we measure.
     Scripts/servers.sh stop >/dev/null 2>&1 || true
     servers_started=1
@@ -102,6 +111,9 @@ run() { # run CLIENT WORKLOAD ARGS...: $rounds rounds of one benchmark client
     local client="$1"; shift
     local executable="$bin/$client"
     [ "$client" = async-http-client ] && executable="$bin/ahc-bench"
+    # courier-pool: courier-bench with its calls on Swift's shared pool, as most code makes them.
+    local callers=executor
+    if [ "$client" = courier-pool ]; then executable="$bin/courier-bench" callers=pool; fi
     local round scheme=http before after lines
     case "$2" in https:*) scheme=https ;; esac
     for round in $(seq 1 "$rounds"); do
@@ -109,7 +121,7 @@ run() { # run CLIENT WORKLOAD ARGS...: $rounds rounds of one benchmark client
         # status request that reads the second count.
         before="$(accepted_connections)"
         lines="$(wc -l <"$results")"
-        record "$client" "$1" "$scheme" "$executable" "$@"
+        COURIER_BENCH_CALLERS=$callers record "$client" "$1" "$scheme" "$executable" "$@"
         after="$(accepted_connections)"
         if [ -n "$before" ] && [ -n "$after" ] && [ "$(wc -l <"$results")" -gt "$lines" ]; then
             sed -i "\$s/^{/{\"server_connections\":$((after - before - 1)),/" "$results"
@@ -118,7 +130,7 @@ run() { # run CLIENT WORKLOAD ARGS...: $rounds rounds of one benchmark client
 }
 
 if selected clients; then
-    for client in raw-curl courier-bench async-http-client urlsession-bench; do
+    for client in raw-curl courier-bench courier-pool async-http-client urlsession-bench; do
         log "benchmark: $client"
         n=$small; n1=$small_serial
         if [ "$client" = urlsession-bench ]; then n=$slow_small; n1=$slow_small; fi
@@ -163,6 +175,52 @@ if selected observability; then
             COURIER_BENCH_OBSERVE=$mode record courier-bench small http "$bin/courier-bench" small "$COURIER_NGINX_URL/json" 16 "$small"
             sed -i '$s/^{/{"group":"observability",/' "$results"
         done
+    done
+fi
+
+if selected scale; then
+    log "benchmark: scale, Courier with shared-pool callers at 1 to 1,024 calls in flight"
+    for round in $(seq 1 "$rounds"); do
+        for concurrency in 1 16 64 256 1024; do
+            n=$small; [ "$concurrency" = 1 ] && n=$small_serial
+            before="$(accepted_connections)"
+            COURIER_BENCH_CALLERS=pool record courier-pool small http "$bin/courier-bench" small "$COURIER_NGINX_URL/json" "$concurrency" "$n"
+            after="$(accepted_connections)"
+            sed -i "\$s/^{/{\"group\":\"scale\",\"server_connections\":$((after - before - 1)),/" "$results"
+            COURIER_BENCH_CALLERS=pool record courier-pool small https "$bin/courier-bench" small "$COURIER_TLS_URL/json" "$concurrency" "$n" "$COURIER_CA_FILE"
+            sed -i '$s/^{/{"group":"scale",/' "$results"
+        done
+    done
+    # 10,000 calls at once to a server that answers each after a second: what holding them costs.
+    slow_port=18099
+    python3 Integration/Benchmarks/Tools/slow_server.py --port "$slow_port" --delay 1 &
+    slow_pid=$!
+    for _ in $(seq 1 50); do curl -s -o /dev/null "http://127.0.0.1:$slow_port/" --max-time 3 && break; sleep 0.1; done
+    COURIER_BENCH_CALLERS=pool COURIER_BENCH_CONNECTIONS_PER_HOST=0 record courier-pool slow http \
+        "$bin/courier-bench" small "http://127.0.0.1:$slow_port/" "$slow_calls" "$slow_calls"
+    sed -i '$s/^{/{"group":"scale","slow":true,/' "$results"
+    kill "$slow_pid" 2>/dev/null || true
+    wait "$slow_pid" 2>/dev/null || true
+fi
+
+if selected allocations; then
+    log "benchmark: heap allocations per small GET"
+    cc -O2 -shared -fPIC -o "$scratch/malloc_count.so" Integration/Benchmarks/Tools/malloc_count.c -ldl
+    # count CALLERS EXECUTABLE N: the allocations of one run of N requests at C=16.
+    count() {
+        COURIER_BENCH_CALLERS="$1" LD_PRELOAD="$scratch/malloc_count.so" with_lock timeout 300 "$2" small "$COURIER_NGINX_URL/json" 16 "$3" \
+            2>&1 >/dev/null | awk '/^malloc_count:/ { print $2 "," $3 }' | tail -1
+    }
+    n=$small
+    for entry in raw-curl:executor:raw-curl courier:executor:courier-bench courier-pool:pool:courier-bench async-http-client:executor:ahc-bench; do
+        IFS=: read -r client callers executable <<<"$entry"
+        one="$(count "$callers" "$bin/$executable" "$n")"; two="$(count "$callers" "$bin/$executable" $((2 * n)))"
+        if [ -n "$one" ] && [ -n "$two" ]; then
+            printf '{"group":"allocations","client":"%s","workload":"allocations","requests":%s,"all_n":%s,"malloc_n":%s,"all_2n":%s,"malloc_2n":%s}\n' \
+                "$client" "$n" "${one%,*}" "${one#*,}" "${two%,*}" "${two#*,}" >>"$results"
+        else
+            printf '{"group":"allocations","client":"%s","workload":"allocations","error":"no count"}\n' "$client" >>"$results"
+        fi
     done
 fi
 

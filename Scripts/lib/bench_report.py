@@ -28,7 +28,8 @@ import subprocess
 import sys
 from datetime import datetime, timezone
 
-NAMES = {"raw-libcurl": "raw libcurl (C)", "courier": "Courier", "async-http-client": "AsyncHTTPClient",
+NAMES = {"raw-libcurl": "raw libcurl (C)", "courier": "Courier, executor preference", "courier-pool": "Courier, shared-pool callers",
+         "async-http-client": "AsyncHTTPClient",
          "urlsession": "URLSession", "curl-cli": "curl -F (command-line tool)", "courier-bench": "Courier",
          "raw-curl": "raw libcurl (C)", "urlsession-bench": "URLSession", "serialization-bench": "serialization-bench"}
 MARKERS = {"clients": ("<!-- bench:start -->", "<!-- bench:end -->"),
@@ -36,7 +37,9 @@ MARKERS = {"clients": ("<!-- bench:start -->", "<!-- bench:end -->"),
            "serialization": ("<!-- bench-serialization:start -->", "<!-- bench-serialization:end -->"),
            "json": ("<!-- bench-json:start -->", "<!-- bench-json:end -->"),
            "xml": ("<!-- bench-xml:start -->", "<!-- bench-xml:end -->"),
-           "observability": ("<!-- bench-observability:start -->", "<!-- bench-observability:end -->")}
+           "observability": ("<!-- bench-observability:start -->", "<!-- bench-observability:end -->"),
+           "scale": ("<!-- bench-scale:start -->", "<!-- bench-scale:end -->"),
+           "allocations": ("<!-- bench-allocations:start -->", "<!-- bench-allocations:end -->")}
 
 
 def group_of(row):
@@ -44,7 +47,7 @@ def group_of(row):
     if row.get("group"):
         return row["group"]
     return {"multipart-upload": "multipart", "query-string": "serialization", "json-parse": "json", "xml-sax": "xml"}.get(row["workload"], "clients")
-ORDER = ["raw-libcurl", "courier", "async-http-client", "urlsession"]
+ORDER = ["raw-libcurl", "courier-pool", "courier", "async-http-client", "urlsession"]
 
 
 def scenario(row):
@@ -289,6 +292,59 @@ def observability_table(rows, errors):
     return header("nginx on 127.0.0.1, HTTP/1.1 keep-alive") + "\n" + "\n".join(out)
 
 
+def scale_table(rows, errors):
+    out = []
+    curve = [r for r in rows if not r.get("slow")]
+    slow = [r for r in rows if r.get("slow")]
+    if curve:
+        out += ["Courier with shared-pool callers, `GET /json` from nginx; medians of the rounds. HTTP/1.1 keeps the "
+                "default 8 connections per host (calls beyond wait in the transport); HTTP/2 over TLS multiplexes them "
+                "on one connection.\n",
+                "| protocol | in flight | req/s | client CPU µs/request | peak RSS MiB | threads | TCP connections (nginx) |",
+                "|---|---:|---:|---:|---:|---:|---:|"]
+        groups = {}
+        for r in curve:
+            groups.setdefault((r.get("scheme"), r["concurrency"]), []).append(r)
+        for (scheme, c) in sorted(groups, key=lambda k: (k[0] != "http", k[1])):
+            runs = groups[(scheme, c)]
+            seconds = statistics.median(r["seconds"] for r in runs)
+            requests = runs[0]["requests"]
+            cpu = statistics.median(r["cpu_seconds"] for r in runs) / requests * 1e6
+            rss = statistics.median(r["max_rss_kib"] for r in runs) / 1024
+            threads = max(r.get("threads", -1) for r in runs)
+            connections = "/".join(str(x) for x in sorted({r.get("server_connections", r.get("connections")) for r in runs} - {None})) or "n/a"
+            protocol = "HTTP/1.1" if scheme == "http" else "HTTP/2 (TLS)"
+            out.append(f"| {protocol} | {c:,} | {requests / seconds:,.0f} | {cpu:.1f} | {rss:.1f} | {threads} | {connections} |")
+    for r in slow:
+        out += ["",
+                f"{r['requests']:,} calls at once to a server that answers each after 1 s (asyncio, HTTP/1.1, no connection "
+                "limit, so a connection per call):\n",
+                "| calls | wall time s | req/s | client CPU µs/request | peak RSS MiB | RSS per call KiB | threads | failures |",
+                "|---:|---:|---:|---:|---:|---:|---:|---:|",
+                f"| {r['requests']:,} | {r['seconds']:.2f} | {r['requests'] / r['seconds']:,.0f} | "
+                f"{r['cpu_seconds'] / r['requests'] * 1e6:.1f} | {r['max_rss_kib'] / 1024:.1f} | "
+                f"{r['max_rss_kib'] / r['requests']:.1f} | {r.get('threads', -1)} | {r.get('failures', 0)} |"]
+    out += failures(errors)
+    return header("client and servers share the machine") + "\n" + "\n".join(out)
+
+
+def allocations_table(rows, errors):
+    out = []
+    if rows:
+        out += ["Heap allocations (malloc, calloc, realloc and the aligned ones) per small GET at C=16, counted by "
+                "`Integration/Benchmarks/Tools/malloc_count.c` preloaded: a run of 2N requests less a run of N, over N, so "
+                "start-up does not count. `malloc` alone is what `perf probe -x libc.so.6 malloc` counts, the figure "
+                "issue 16 sets its target on (Courier: 30 or fewer).\n",
+                "| client | `malloc` calls per request | all allocation calls per request |", "|---|---:|---:|"]
+        order = ["raw-curl", "courier-pool", "courier", "async-http-client"]
+        for row in sorted(rows, key=lambda r: order.index(r["client"]) if r["client"] in order else 9):
+            mallocs = (row["malloc_2n"] - row["malloc_n"]) / row["requests"]
+            every = (row["all_2n"] - row["all_n"]) / row["requests"]
+            out.append(f"| {NAMES.get(row['client'], row['client'])} | {mallocs:.1f} | {every:.1f} |")
+    out += failures(errors)
+    return header("nginx on 127.0.0.1, HTTP/1.1 keep-alive") + "\n" + "\n".join(out)
+
+
 def replace_block(text, group, table):
     start, end = MARKERS[group]
     if start not in text:
@@ -302,7 +358,8 @@ def main():
     rows, errors = load(sys.argv[1])
     tables = {}
     builders = {"clients": clients_table, "multipart": multipart_table, "serialization": serialization_table,
-                "json": json_table, "xml": xml_table, "observability": observability_table}
+                "json": json_table, "xml": xml_table, "observability": observability_table, "scale": scale_table,
+                "allocations": allocations_table}
     for group, build in builders.items():
         group_rows = [r for r in rows if group_of(r) == group]
         group_errors = [e for e in errors if group_of(e) == group]

@@ -65,7 +65,21 @@ public func report(client: String, workload: Workload, seconds: Double, bytes: I
     let cpu = Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6
         + Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) / 1e6
     let connectionsText = connections.map(String.init) ?? "null"
-    print(#"{"client":"\#(client)","workload":"\#(workload.kind.rawValue)","concurrency":\#(workload.concurrency),"requests":\#(workload.requests),"failures":\#(failures),"seconds":\#(String(format: "%.6f", seconds)),"cpu_seconds":\#(String(format: "%.6f", cpu)),"max_rss_kib":\#(usage.ru_maxrss),"bytes":\#(bytes),"connections":\#(connectionsText)}"#)
+    print(#"{"client":"\#(client)","workload":"\#(workload.kind.rawValue)","concurrency":\#(workload.concurrency),"requests":\#(workload.requests),"failures":\#(failures),"seconds":\#(String(format: "%.6f", seconds)),"cpu_seconds":\#(String(format: "%.6f", cpu)),"max_rss_kib":\#(usage.ru_maxrss),"threads":\#(threadCount()),"bytes":\#(bytes),"connections":\#(connectionsText)}"#)
+}
+
+/// The process's threads now (`Threads:` of /proc/self/status); -1 when it cannot be read.
+public func threadCount() -> Int {
+    guard let file = fopen("/proc/self/status", "r") else { return -1 }
+    defer { fclose(file) }
+    var line = [CChar](repeating: 0, count: 256)
+    while fgets(&line, Int32(line.count), file) != nil {
+        let text = String(decoding: line.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        if text.hasPrefix("Threads:") {
+            return Int(text.dropFirst(8).trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1
+        }
+    }
+    return -1
 }
 
 /// Monotonic seconds.

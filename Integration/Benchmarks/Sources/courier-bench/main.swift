@@ -6,9 +6,12 @@ import Foundation
 import HTTPTypes
 import Synchronization
 
-// Courier on its libcurl transport, the way a throughput-minded user writes it: one shared
-// transport and session, calls run with a preference for the transport's executor.
+// Courier on its libcurl transport: one shared transport and session. By default calls run with a
+// preference for the transport's executor, the way a throughput-minded user writes it;
+// COURIER_BENCH_CALLERS=pool runs them as most code does, on Swift's shared pool (reported as
+// `courier-pool`).
 let workload = Workload.parse()
+let onSharedPool = ProcessInfo.processInfo.environment["COURIER_BENCH_CALLERS"] == "pool"
 var configuration = CurlTransport.Configuration()
 configuration.certificateAuthorityFile = workload.caFile
 // For measuring the per-host connection limit's effect (Scripts/bench.sh leaves the default).
@@ -39,40 +42,46 @@ let tally = Tally()
 /// The workload, off the main actor: top-level code is main-actor isolated, and awaiting from
 /// there would hop to the main thread after every request.
 nonisolated func measure() async throws {
-    try await withTaskExecutorPreference(transport.executor) {
-        switch workload.kind {
-        case .small:
-            try await runConcurrently(count: workload.requests, concurrency: workload.concurrency) {
-                let response = try await session.data(for: request)
-                tally.record(response.metrics, status: response.status.code)
-            }
-        case .downloadMemory:
+    if onSharedPool {
+        try await runWorkload()
+    } else {
+        try await withTaskExecutorPreference(transport.executor) { try await runWorkload() }
+    }
+}
+
+nonisolated func runWorkload() async throws {
+    switch workload.kind {
+    case .small:
+        try await runConcurrently(count: workload.requests, concurrency: workload.concurrency) {
             let response = try await session.data(for: request)
             tally.record(response.metrics, status: response.status.code)
-        case .downloadFile:
-            let target = URL(fileURLWithPath: workload.path ?? "/tmp/courier-bench.out")
-            let response = try await session.downloadTask(with: request, to: DownloadDestination(url: target, options: .removePreviousFile)).response
-            tally.record(response.metrics, status: response.status.code)
-        case .upload:
-            let response = try await session.uploadTask(with: request, from: .file(path: workload.path ?? "")).response
-            tally.record(response.metrics, status: response.status.code)
-        case .multipartUpload:
-            // What `curl -F comment=courier-bench -F file=@FILE` sends: a text field, then the file
-            // (read lazily while the body is sent), as a POST with Content-Length.
-            var form = MultipartFormData()
-            form.append("courier-bench", name: "comment")
-            try form.appendFile(at: workload.path ?? "", name: "file")
-            let serialized = try form.serialize(HTTPRequest(method: .post, url: url))
-            let response = try await session.data(for: serialized.request, body: serialized.body)
-            tally.record(response.metrics, status: response.status.code)
         }
+    case .downloadMemory:
+        let response = try await session.data(for: request)
+        tally.record(response.metrics, status: response.status.code)
+    case .downloadFile:
+        let target = URL(fileURLWithPath: workload.path ?? "/tmp/courier-bench.out")
+        let response = try await session.downloadTask(with: request, to: DownloadDestination(url: target, options: .removePreviousFile)).response
+        tally.record(response.metrics, status: response.status.code)
+    case .upload:
+        let response = try await session.uploadTask(with: request, from: .file(path: workload.path ?? "")).response
+        tally.record(response.metrics, status: response.status.code)
+    case .multipartUpload:
+        // What `curl -F comment=courier-bench -F file=@FILE` sends: a text field, then the file
+        // (read lazily while the body is sent), as a POST with Content-Length.
+        var form = MultipartFormData()
+        form.append("courier-bench", name: "comment")
+        try form.appendFile(at: workload.path ?? "", name: "file")
+        let serialized = try form.serialize(HTTPRequest(method: .post, url: url))
+        let response = try await session.data(for: serialized.request, body: serialized.body)
+        tally.record(response.metrics, status: response.status.code)
     }
 }
 
 let start = now()
 try await Task.detached { try await measure() }.value
 report(
-    client: observation.clientName, workload: workload, seconds: now() - start,
+    client: onSharedPool ? observation.clientName + "-pool" : observation.clientName, workload: workload, seconds: now() - start,
     bytes: tally.bytes.load(ordering: .relaxed), connections: tally.connections.load(ordering: .relaxed),
     failures: tally.failures.load(ordering: .relaxed)
 )
