@@ -408,7 +408,7 @@ if Context.environment["COURIER_FUZZ"] == "1" {
             name: "courier-fuzz",
             dependencies: [
                 "CourierCore", "CourierCurl", "CourierRequestSerialization", "CourierMultipart",
-                "CourierResponseSerialization", "CourierXML", "CourierReachability", "CourierSecurity", "CourierCLI", "CourierStreaming", "CourierCookies", "CourierCache",
+                "CourierResponseSerialization", "CourierXML", "CourierReachability", "CourierSecurity", "CourierCLI", "CourierStreaming", "CourierCookies", "CourierCache", "CourierLogging",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
             path: "Tests/Fuzz/Sources",

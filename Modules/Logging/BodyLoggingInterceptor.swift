@@ -78,32 +78,39 @@ final class BodySample: Sendable {
         )
     }
 
-    /// UTF-8 text as it is, control characters escaped so one body stays one line; other bytes as hex.
+    /// UTF-8 text as it is, with what ``LogText`` escapes escaped (one body stays one line); other bytes as hex.
+    /// The bound may cut a character in two: an incomplete character at the end is left out and marked `…`.
     static func render(_ bytes: [UInt8]) -> String {
-        // A cut may fall inside a character: decode what decodes and mark the rest.
-        var text = ""
-        var valid = true
-        var decoder = UTF8()
-        var iterator = bytes.makeIterator()
-        loop: while true {
-            switch decoder.decode(&iterator) {
-            case .scalarValue(let scalar):
-                switch scalar {
-                case "\n": text += "\\n"
-                case "\r": text += "\\r"
-                case "\t": text += "\\t"
-                case _ where scalar.value < 0x20 || scalar.value == 0x7F: text += "\\u{\(String(scalar.value, radix: 16))}"
-                default: text.unicodeScalars.append(scalar)
-                }
-            case .emptyInput: break loop
-            case .error: valid = false; break loop
-            }
+        if let text = String(validating: bytes, as: UTF8.self) {
+            return "\"\(LogText.escaped(text))\""
         }
-        if valid { return "\"\(text)\"" }
+        let cut = incompleteTail(bytes)
+        if cut > 0, let text = String(validating: bytes.dropLast(cut), as: UTF8.self) {
+            return "\"\(LogText.escaped(text))\"…"
+        }
         return "<binary> " + bytes.prefix(256).map { byte in
             let hex = String(byte, radix: 16)
             return byte < 0x10 ? "0" + hex : hex
         }.joined()
+    }
+
+    /// How many bytes at the end start a UTF-8 character they do not finish (0 when none do).
+    static func incompleteTail(_ bytes: [UInt8]) -> Int {
+        var continuation = 0
+        for byte in bytes.reversed().prefix(4) {
+            if (0x80...0xBF).contains(byte) {
+                continuation += 1
+                continue
+            }
+            let length = switch byte {
+            case 0xC2...0xDF: 2
+            case 0xE0...0xEF: 3
+            case 0xF0...0xF4: 4
+            default: 0
+            }
+            return length > continuation + 1 ? continuation + 1 : 0
+        }
+        return 0
     }
 }
 

@@ -16,7 +16,7 @@ struct Redaction: Sendable {
         if let at = authority.utf8.lastIndex(of: UInt8(ascii: "@")) {
             authority = String(authority[authority.utf8.index(after: at)...])
         }
-        return "\(scheme)://\(authority)\(target(request.path ?? "/"))"
+        return LogText.escaped("\(scheme)://\(authority)\(target(request.path ?? "/"))")
     }
 
     /// A request target with its query values replaced (unless ``logsQueryValues``); the fragment,
@@ -36,7 +36,7 @@ struct Redaction: Sendable {
     /// The fields, one `Name: value` per element, secret values replaced.
     func fields(_ fields: HTTPFields) -> [String] {
         fields.map { field in
-            "\(field.name): \(fieldNames.contains(field.name) ? Self.placeholder : field.value)"
+            "\(field.name): \(fieldNames.contains(field.name) ? Self.placeholder : LogText.escaped(field.value))"
         }
     }
 
@@ -53,9 +53,9 @@ struct Redaction: Sendable {
             // A request line: METHOD target VERSION.
             let parts = line.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: false)
             if parts.count == 3, parts[2].hasPrefix("HTTP/"), parts[1].utf8.contains(UInt8(ascii: "?")) {
-                return "\(parts[0]) \(target(String(parts[1]))) \(parts[2])"
+                return LogText.escaped("\(parts[0]) \(target(String(parts[1]))) \(parts[2])")
             }
-            return String(line)
+            return LogText.escaped(line)
         }.joined(separator: "\n")
     }
 }

@@ -80,7 +80,7 @@ public struct RequestLogging: Sendable {
             let text: String
             switch diagnostic.kind {
             case .headerIn, .headerOut: text = redaction.redactingHeadLines(diagnostic.text)
-            default: text = diagnostic.text
+            default: text = LogText.escaped(diagnostic.text)
             }
             logger.trace("\(text)", metadata: metadata, source: LoggingEventListener.source)
         }

@@ -132,6 +132,23 @@ import Testing
         }
     }
 
+    @Test func nothingFromTheWireBreaksALineOrReachesATerminalRaw() {
+        #expect(LogText.escaped("plain text, é ok") == "plain text, é ok")
+        #expect(LogText.escaped("a\u{1B}[31mred\u{9B}2J\u{2028}b\r\n") == "a\\u{1b}[31mred\\u{9b}2J\\u{2028}b\\r\\n")
+        let redaction = Redaction(fieldNames: RequestLogging.defaultRedactedFieldNames, logsQueryValues: false)
+        // swift-http-types drops C0 controls from a value already; C1 controls (bytes C2 80–9F) it keeps.
+        #expect(redaction.fields([HTTPField.Name("X-Evil")!: "\u{9B}31mred"]) == ["X-Evil: \\u{9b}31mred"])
+        #expect(redaction.redactingHeadLines("X-Evil: \u{9B}1m") == "X-Evil: \\u{9b}1m")
+        #expect(redaction.url(of: HTTPRequest(method: .get, scheme: "http", authority: "x", path: "/a\u{2029}b")) == "http://x/a\\u{2029}b")
+    }
+
+    @Test func aCharacterCutByTheBoundIsLeftOut() {
+        #expect(BodySample.render(Array("café".utf8).dropLast()) == "\"caf\"…")
+        #expect(BodySample.render(Array("a€".utf8).dropLast(2)) == "\"a\"…")
+        #expect(BodySample.render([0x61, 0x80]) == "<binary> 6180")   // a stray continuation byte is no cut character
+        #expect(BodySample.incompleteTail(Array("€".utf8)) == 0)
+    }
+
     @Test func binaryBodiesAsHex() {
         #expect(BodySample.render([0xFF, 0x00, 0x10]) == "<binary> ff0010")
         #expect(BodySample.render(Array("a\tb\u{1}".utf8)) == "\"a\\tb\\u{1}\"")

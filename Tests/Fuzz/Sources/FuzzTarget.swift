@@ -31,6 +31,7 @@ enum FuzzTargets {
         StreamsFuzz.self,
         CookiesFuzz.self,
         CacheFuzz.self,
+        LogRedactionFuzz.self,
     ]
 
     /// The target named `name`.
