@@ -331,17 +331,17 @@ package struct Client: APIProtocol {
             }
         )
     }
-    /// Streams `count` random bytes (chunked), the same bytes for the same seed.
+    /// Streams `count` bytes (a to z, repeating), `chunk_size` bytes at a time; the same bytes every time.
     ///
-    /// - Remark: HTTP `GET /stream-bytes/{count}`.
-    /// - Remark: Generated from `#/paths//stream-bytes/{count}/get(streamBytes)`.
+    /// - Remark: HTTP `GET /range/{count}`.
+    /// - Remark: Generated from `#/paths//range/{count}/get(streamBytes)`.
     package func streamBytes(_ input: Operations.streamBytes.Input) async throws -> Operations.streamBytes.Output {
         try await client.send(
             input: input,
             forOperation: Operations.streamBytes.id,
             serializer: { input in
                 let path = try converter.renderedPath(
-                    template: "/stream-bytes/{}",
+                    template: "/range/{}",
                     parameters: [
                         input.path.count
                     ]
@@ -351,13 +351,6 @@ package struct Client: APIProtocol {
                     method: .get
                 )
                 suppressMutabilityWarning(&request)
-                try converter.setQueryItemAsURI(
-                    in: &request,
-                    style: .form,
-                    explode: true,
-                    name: "seed",
-                    value: input.query.seed
-                )
                 try converter.setQueryItemAsURI(
                     in: &request,
                     style: .form,

@@ -543,16 +543,16 @@ package enum Operations {
             }
         }
     }
-    /// Streams `count` random bytes (chunked), the same bytes for the same seed.
+    /// Streams `count` bytes (a to z, repeating), `chunk_size` bytes at a time; the same bytes every time.
     ///
-    /// - Remark: HTTP `GET /stream-bytes/{count}`.
-    /// - Remark: Generated from `#/paths//stream-bytes/{count}/get(streamBytes)`.
+    /// - Remark: HTTP `GET /range/{count}`.
+    /// - Remark: Generated from `#/paths//range/{count}/get(streamBytes)`.
     package enum streamBytes {
         package static let id: Swift.String = "streamBytes"
         package struct Input: Sendable, Hashable {
-            /// - Remark: Generated from `#/paths/stream-bytes/{count}/GET/path`.
+            /// - Remark: Generated from `#/paths/range/{count}/GET/path`.
             package struct Path: Sendable, Hashable {
-                /// - Remark: Generated from `#/paths/stream-bytes/{count}/GET/path/count`.
+                /// - Remark: Generated from `#/paths/range/{count}/GET/path/count`.
                 package var count: Swift.Int
                 /// Creates a new `Path`.
                 ///
@@ -563,27 +563,20 @@ package enum Operations {
                 }
             }
             package var path: Operations.streamBytes.Input.Path
-            /// - Remark: Generated from `#/paths/stream-bytes/{count}/GET/query`.
+            /// - Remark: Generated from `#/paths/range/{count}/GET/query`.
             package struct Query: Sendable, Hashable {
-                /// - Remark: Generated from `#/paths/stream-bytes/{count}/GET/query/seed`.
-                package var seed: Swift.Int?
-                /// - Remark: Generated from `#/paths/stream-bytes/{count}/GET/query/chunk_size`.
+                /// - Remark: Generated from `#/paths/range/{count}/GET/query/chunk_size`.
                 package var chunk_size: Swift.Int?
                 /// Creates a new `Query`.
                 ///
                 /// - Parameters:
-                ///   - seed:
                 ///   - chunk_size:
-                package init(
-                    seed: Swift.Int? = nil,
-                    chunk_size: Swift.Int? = nil
-                ) {
-                    self.seed = seed
+                package init(chunk_size: Swift.Int? = nil) {
                     self.chunk_size = chunk_size
                 }
             }
             package var query: Operations.streamBytes.Input.Query
-            /// - Remark: Generated from `#/paths/stream-bytes/{count}/GET/header`.
+            /// - Remark: Generated from `#/paths/range/{count}/GET/header`.
             package struct Headers: Sendable, Hashable {
                 package var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.streamBytes.AcceptableContentType>]
                 /// Creates a new `Headers`.
@@ -613,9 +606,9 @@ package enum Operations {
         }
         @frozen package enum Output: Sendable, Hashable {
             package struct Ok: Sendable, Hashable {
-                /// - Remark: Generated from `#/paths/stream-bytes/{count}/GET/responses/200/content`.
+                /// - Remark: Generated from `#/paths/range/{count}/GET/responses/200/content`.
                 @frozen package enum Body: Sendable, Hashable {
-                    /// - Remark: Generated from `#/paths/stream-bytes/{count}/GET/responses/200/content/application\/octet-stream`.
+                    /// - Remark: Generated from `#/paths/range/{count}/GET/responses/200/content/application\/octet-stream`.
                     case binary(OpenAPIRuntime.HTTPBody)
                     /// The associated value of the enum case if `self` is `.binary`.
                     ///
@@ -642,7 +635,7 @@ package enum Operations {
             }
             /// The bytes.
             ///
-            /// - Remark: Generated from `#/paths//stream-bytes/{count}/get(streamBytes)/responses/200`.
+            /// - Remark: Generated from `#/paths//range/{count}/get(streamBytes)/responses/200`.
             ///
             /// HTTP response code: `200 ok`.
             case ok(Operations.streamBytes.Output.Ok)

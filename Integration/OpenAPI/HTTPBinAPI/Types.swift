@@ -37,10 +37,10 @@ package protocol APIProtocol: Sendable {
     /// - Remark: HTTP `PUT /put`.
     /// - Remark: Generated from `#/paths//put/put(uploadBytes)`.
     func uploadBytes(_ input: Operations.uploadBytes.Input) async throws -> Operations.uploadBytes.Output
-    /// Streams `count` random bytes (chunked), the same bytes for the same seed.
+    /// Streams `count` bytes (a to z, repeating), `chunk_size` bytes at a time; the same bytes every time.
     ///
-    /// - Remark: HTTP `GET /stream-bytes/{count}`.
-    /// - Remark: Generated from `#/paths//stream-bytes/{count}/get(streamBytes)`.
+    /// - Remark: HTTP `GET /range/{count}`.
+    /// - Remark: Generated from `#/paths//range/{count}/get(streamBytes)`.
     func streamBytes(_ input: Operations.streamBytes.Input) async throws -> Operations.streamBytes.Output
     /// Answers with the status asked for.
     ///
@@ -105,10 +105,10 @@ extension APIProtocol {
             body: body
         ))
     }
-    /// Streams `count` random bytes (chunked), the same bytes for the same seed.
+    /// Streams `count` bytes (a to z, repeating), `chunk_size` bytes at a time; the same bytes every time.
     ///
-    /// - Remark: HTTP `GET /stream-bytes/{count}`.
-    /// - Remark: Generated from `#/paths//stream-bytes/{count}/get(streamBytes)`.
+    /// - Remark: HTTP `GET /range/{count}`.
+    /// - Remark: Generated from `#/paths//range/{count}/get(streamBytes)`.
     package func streamBytes(
         path: Operations.streamBytes.Input.Path,
         query: Operations.streamBytes.Input.Query = .init(),
