@@ -34,7 +34,7 @@ final class LoggingEventListener: EventListener {
     func responseHeadReceived(_ task: SessionTask, response: HTTPResponse) {
         guard logger.logLevel <= .debug else { return }
         logger.debug(
-            "\(response.status.code) \(response.status.reasonPhrase)",
+            "\(response.status.code) \(LogText.escaped(response.status.reasonPhrase))",
             metadata: metadata(task, ["http.response.header": .array(redaction.fields(response.headerFields).map { .string($0) })]),
             source: Self.source
         )
