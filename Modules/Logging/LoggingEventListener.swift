@@ -66,7 +66,7 @@ final class LoggingEventListener: EventListener {
         let level: Logger.Level = error.isCancellation ? logging.summaryLevel : error.response == nil ? .error : .warning
         guard logger.logLevel <= level else { return }
         var summary = Summary(task, record.withLock { $0 }, redaction: redaction, status: error.response?.status.code, extra: 2)
-        summary.metadata["error.type"] = "\(String(error.kind.description.map { $0 == " " ? "_" : $0 }))"
+        summary.metadata["error.type"] = "\(TelemetryNames.errorType(error.kind))"
         summary.metadata["courier.error.stage"] = "\(error.stage)"
         let outcome = error.isCancellation ? "cancelled" : "failed at \(error.stage): \(error.kind)"
         logger.log(level: level, "\(summary.opening) \(outcome) after \(summary.milliseconds) ms", error: error, metadata: summary.metadata, source: Self.source)

@@ -4,33 +4,18 @@ import HTTPTypes
 /// What of a request may be written to a log: the URL without credentials (and without query values
 /// unless asked) and heads with the secret fields' values replaced. Pure, so it is tested alone.
 struct Redaction: Sendable {
-    static let placeholder = "REDACTED"
+    static let placeholder = TelemetryNames.redacted
 
     let fieldNames: Set<HTTPField.Name>
     let logsQueryValues: Bool
 
-    /// `scheme://host[:port]/path[?name=REDACTED&…]`: userinfo dropped, query values replaced.
+    /// The URL as Core's ``TelemetryNames`` writes it, made safe for one log line.
     func url(of request: HTTPRequest) -> String {
-        let scheme = request.scheme ?? "http"
-        var authority = request.authority ?? ""
-        if let at = authority.utf8.lastIndex(of: UInt8(ascii: "@")) {
-            authority = String(authority[authority.utf8.index(after: at)...])
-        }
-        return LogText.escaped("\(scheme)://\(authority)\(target(request.path ?? "/"))")
+        LogText.escaped(TelemetryNames.url(of: request, keepsQueryValues: logsQueryValues))
     }
 
-    /// A request target with its query values replaced (unless ``logsQueryValues``); the fragment,
-    /// which never goes on the wire, is dropped.
     func target(_ path: String) -> String {
-        var path = Substring(path)
-        if let hash = path.utf8.firstIndex(of: UInt8(ascii: "#")) { path = path[..<hash] }
-        guard !logsQueryValues, let question = path.utf8.firstIndex(of: UInt8(ascii: "?")) else { return String(path) }
-        let query = path[path.utf8.index(after: question)...]
-        let pairs = query.split(separator: "&", omittingEmptySubsequences: false).map { pair -> Substring in
-            guard let equals = pair.utf8.firstIndex(of: UInt8(ascii: "=")) else { return pair }
-            return pair[..<equals] + "=" + Self.placeholder
-        }
-        return path[...question] + pairs.joined(separator: "&")
+        TelemetryNames.target(path, keepsQueryValues: logsQueryValues)
     }
 
     /// The fields, one `Name: value` per element, secret values replaced.

@@ -61,7 +61,7 @@ final class Instruments: Sendable {
             tables.hosts.insert(host)
             return host
         }
-        return Target(method: Self.method(request), scheme: scheme, host: knownHost)
+        return Target(method: TelemetryNames.method(request), scheme: scheme, host: knownHost)
     }
 
     func active(_ target: Target) -> Meter {
@@ -89,12 +89,6 @@ final class Instruments: Sendable {
             tables.outcomes[key] = outcome
             return outcome
         }
-    }
-
-    static let knownMethods: Set<String> = ["GET", "HEAD", "POST", "PUT", "DELETE", "CONNECT", "OPTIONS", "TRACE", "PATCH", "QUERY"]
-
-    static func method(_ request: HTTPRequest) -> String {
-        knownMethods.contains(request.method.rawValue) ? request.method.rawValue : "_OTHER"
     }
 
     /// `2xx` for 200…299 and so on; `none` when there was no answer.

@@ -54,7 +54,7 @@ final class MetricsEventListener: EventListener {
             return call
         }) else { return }
         if call.started != nil { instruments.active(target).decrement() }
-        let errorType = error.map { String($0.kind.description.map { $0 == " " ? "_" : $0 }) }
+        let errorType = error.map { TelemetryNames.errorType($0.kind) }
         let outcome = instruments.outcome(target, statusClass: Instruments.statusClass(status), errorType: errorType)
         outcome.requests.increment()
         if let started = call.started {

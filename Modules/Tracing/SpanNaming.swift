@@ -6,13 +6,7 @@ import Tracing
 /// OpenTelemetry's HTTP client conventions (semantic conventions 1.2x, "HTTP spans"): span name and
 /// attributes from a request, a response and an error.
 enum SpanNaming {
-    /// The methods OpenTelemetry names; any other is `_OTHER` (a method is chosen by the caller, and a
-    /// span name must keep a low cardinality).
-    static let knownMethods: Set<String> = ["GET", "HEAD", "POST", "PUT", "DELETE", "CONNECT", "OPTIONS", "TRACE", "PATCH", "QUERY"]
-
-    static func method(_ request: HTTPRequest) -> String {
-        knownMethods.contains(request.method.rawValue) ? request.method.rawValue : "_OTHER"
-    }
+    static func method(_ request: HTTPRequest) -> String { TelemetryNames.method(request) }
 
     static func name(of request: HTTPRequest) -> String { method(request) == "_OTHER" ? "HTTP" : method(request) }
 
@@ -27,22 +21,8 @@ enum SpanNaming {
         let port = parts?.portNumber
         attributes["server.address"] = host
         attributes["server.port"] = port ?? (scheme == "https" ? 443 : 80)
-        attributes["url.full"] = fullURL(request, scheme: scheme, host: host, port: port, recordsQueryValues: recordsQueryValues)
+        attributes["url.full"] = TelemetryNames.url(of: request, keepsQueryValues: recordsQueryValues)
         return attributes
-    }
-
-    /// The URL without user information, and with query values replaced unless asked.
-    static func fullURL(_ request: HTTPRequest, scheme: String, host: String, port: Int?, recordsQueryValues: Bool) -> String {
-        var path = Substring(request.path ?? "/")
-        if let hash = path.utf8.firstIndex(of: UInt8(ascii: "#")) { path = path[..<hash] }
-        if !recordsQueryValues, let question = path.utf8.firstIndex(of: UInt8(ascii: "?")) {
-            let pairs = path[path.utf8.index(after: question)...].split(separator: "&", omittingEmptySubsequences: false).map { pair in
-                pair.utf8.firstIndex(of: UInt8(ascii: "=")).map { pair[..<$0] + "=REDACTED" } ?? pair
-            }
-            path = path[...question] + pairs.joined(separator: "&")
-        }
-        let shownHost = host.utf8.contains(UInt8(ascii: ":")) ? "[\(host)]" : host
-        return "\(scheme)://\(shownHost)\(port.map { ":\($0)" } ?? "")\(path)"
     }
 
     static func record(_ response: Response, on span: any Span) {
@@ -62,7 +42,7 @@ enum SpanNaming {
         span.recordError(error)
         let type: String
         if let courier = error as? CourierError {
-            type = String(courier.kind.description.map { $0 == " " ? "_" : $0 })
+            type = TelemetryNames.errorType(courier.kind)
             if let status = courier.response?.status.code { span.attributes["http.response.status_code"] = status }
         } else {
             type = String(describing: Swift.type(of: error))
