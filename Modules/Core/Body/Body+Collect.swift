@@ -25,6 +25,14 @@ extension Body {
 
     /// Reads and throws away at most `maxBytes`, so a connection can be reused; returns whether
     /// the body ended within the bound.
+    /// The bytes of a buffered body that may be read again, checked against `maxBytes` as `collect` checks
+    /// them; nil for any other body, which `collect` reads.
+    package func bufferedBytes(upTo maxBytes: Int) throws -> Data? {
+        guard let bytes = bufferedBytes, iterationBehavior == .multiple else { return nil }
+        if case .known(let count) = length, count > maxBytes { throw BodyError.tooLarge(limit: maxBytes) }
+        return bytes
+    }
+
     @discardableResult
     package func drain(upTo maxBytes: Int) async -> Bool {
         var seen = 0

@@ -78,8 +78,9 @@ public struct InterceptorNext: Sendable {
         target = .closure(send)
     }
 
-    /// Sends `request` through the remaining stages and returns their response.
-    public func callAsFunction(
+    /// Sends `request` through the remaining stages and returns their response. Runs on the caller's
+    /// executor (the stages below choose their own): calling the rest of the chain costs no executor switch.
+    nonisolated(nonsending) public func callAsFunction(
         _ request: HTTPRequest,
         body: Body?,
         context: RequestContext

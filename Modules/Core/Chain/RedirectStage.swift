@@ -26,17 +26,53 @@ struct RedirectStage: Interceptor {
         context: RequestContext,
         next: InterceptorNext
     ) async throws -> Response {
+        try await run(request, body: body, context: context, next: next)
+    }
+
+    /// What `intercept` does, on the caller's executor: the chain calls this directly.
+    nonisolated(nonsending) func run(
+        _ request: HTTPRequest,
+        body: Body?,
+        context: RequestContext,
+        next: InterceptorNext
+    ) async throws -> Response {
+        let response = try await next(request, body: body, context: context)
+        let policy = context.options.redirectPolicy ?? self.policy
+        guard Self.isRedirect(response, under: policy) else { return response }
+        return try await follow(response, to: request, body: body, policy: policy, context: context, next: next)
+    }
+
+    /// Whether `response` is a redirect `policy` follows (it then has a `Location`).
+    private static func isRedirect(_ response: Response, under policy: RedirectPolicy) -> Bool {
+        policy.maximumRedirects > 0 && followedStatuses.contains(response.head.status.code)
+            && response.head.headerFields[.location] != nil
+    }
+
+    /// Follows the redirects that began with `first`, the answer to `request`. Apart from `intercept`,
+    /// whose frame (taken from the task's allocator on every call) then holds only the request and one
+    /// response: most calls are not redirected.
+    nonisolated(nonsending) private func follow(
+        _ first: Response,
+        to request: HTTPRequest,
+        body: Body?,
+        policy: RedirectPolicy,
+        context: RequestContext,
+        next: InterceptorNext
+    ) async throws -> Response {
         var request = request
         var body = body
         var history: [RedirectHop] = []
-        let policy = context.options.redirectPolicy ?? self.policy
+        var pending: Response? = first
         while true {
-            var response = try await next(request, body: body, context: context)
+            var response: Response
+            if let first = pending {
+                response = first
+                pending = nil
+            } else {
+                response = try await next(request, body: body, context: context)
+            }
             let code = response.head.status.code
-            guard policy.maximumRedirects > 0,
-                  Self.followedStatuses.contains(code),
-                  let location = response.head.headerFields[.location]
-            else {
+            guard Self.isRedirect(response, under: policy), let location = response.head.headerFields[.location] else {
                 response.history = history + response.history
                 return response
             }

@@ -74,6 +74,9 @@ public struct CourierError: Error, Sendable, CustomStringConvertible {
 
     /// `error` itself when it already is a `CourierError` (filling in what it lacks), otherwise a
     /// new one at `stage`.
+    // Never inlined: inlined into an async function, its cast and temporaries would each take room in that
+    // function's frame, which is allocated from the task on every call whether or not anything failed.
+    @inline(never)
     public static func wrapping(
         _ error: any Error,
         stage: Stage,

@@ -77,6 +77,7 @@ extension Session {
 
     // MARK: Internals
 
+    @inline(never)   // sync work kept out of the callers' async frames (see CourierError.wrapping)
     private func start(_ task: SessionTask, inlineWith request: HTTPRequest) throws(CourierError) {
         guard task.startInline() else {
             let error = CourierError.invalidated(request)
@@ -118,8 +119,9 @@ extension Session {
         ))
     }
 
-    /// Runs the chain and buffers the body.
-    func performData(
+    /// Runs the chain and buffers the body. Its failures are built in the sync functions below, out of this
+    /// function's frame, which the task allocates on every call.
+    nonisolated(nonsending) func performData(
         _ request: HTTPRequest,
         body makeBody: () throws -> Body?,
         task: SessionTask,
@@ -129,7 +131,7 @@ extension Session {
         do {
             body = try makeBody()
         } catch {
-            return .failure(CourierError.wrapping(error, stage: .requestSerialization, request: request))
+            return .failure(Self.serializationFailure(error, request: request))
         }
         let response: Response
         do {
@@ -137,18 +139,35 @@ extension Session {
         } catch {
             return .failure(error)
         }
-        let finalRequest = response.request ?? request
+        let limit = options.maximumResponseBodySize ?? configuration.maximumResponseBodySize
         do {
-            let data = try await response.body.collect(upTo: options.maximumResponseBodySize ?? configuration.maximumResponseBodySize)
-            return .success(DataResponse(
-                request: finalRequest, head: response.head, data: data,
-                metrics: task.metrics ?? response.metrics, history: response.history
-            ))
+            // A body that arrived whole (most small responses) is taken without an async call.
+            var data = try response.body.bufferedBytes(upTo: limit)
+            if data == nil { data = try await response.body.collect(upTo: limit) }
+            return .success(Self.dataResponse(response, data: data ?? Data(), request: request, task: task))
         } catch {
-            var wrapped = normalized(error, task: task, request: finalRequest)
-            if !(error is CourierError) { wrapped.stage = .responseBody }
-            wrapped.response = response.head
-            return .failure(wrapped)
+            return .failure(bodyFailure(error, response: response, request: request, task: task))
         }
+    }
+
+    @inline(never)
+    private static func serializationFailure(_ error: any Error, request: HTTPRequest) -> CourierError {
+        CourierError.wrapping(error, stage: .requestSerialization, request: request)
+    }
+
+    @inline(never)
+    private static func dataResponse(_ response: Response, data: Data, request: HTTPRequest, task: SessionTask) -> DataResponse {
+        DataResponse(
+            request: response.request ?? request, head: response.head, data: data,
+            metrics: task.metrics ?? response.metrics, history: response.history
+        )
+    }
+
+    @inline(never)
+    private func bodyFailure(_ error: any Error, response: Response, request: HTTPRequest, task: SessionTask) -> CourierError {
+        var wrapped = normalized(error, task: task, request: response.request ?? request)
+        if !(error is CourierError) { wrapped.stage = .responseBody }
+        wrapped.response = response.head
+        return wrapped
     }
 }

@@ -123,6 +123,7 @@ public final class Session: Sendable {
 
     // MARK: Task plumbing
 
+    @inline(never)   // sync work kept out of the callers' async frames (see CourierError.wrapping)
     func makeTask(kind: SessionTask.Kind, request: HTTPRequest) -> SessionTask {
         // No composite around a listener that is alone: every event would pass through one more call and
         // each task would allocate the pair.
@@ -148,7 +149,7 @@ public final class Session: Sendable {
 
     /// Runs the chain for `task`, turning every failure into a `CourierError` and every failure
     /// of a cancelled task into a cancellation.
-    func runChain(_ request: HTTPRequest, body: Body?, task: SessionTask, options: RequestOptions) async throws(CourierError) -> Response {
+    nonisolated(nonsending) func runChain(_ request: HTTPRequest, body: Body?, task: SessionTask, options: RequestOptions) async throws(CourierError) -> Response {
         do {
             var response = try await chain.run(request, body: body, context: makeContext(for: task, options: options))
             if response.request == nil { response.request = task.currentRequest }
@@ -158,6 +159,7 @@ public final class Session: Sendable {
         }
     }
 
+    @inline(never)   // see CourierError.wrapping
     func normalized(_ error: any Error, task: SessionTask, request: HTTPRequest) -> CourierError {
         var wrapped = CourierError.wrapping(error, stage: .transport, request: request)
         if task.control.isCancelled || Task.isCancelled, !wrapped.isCancellation {

@@ -12,31 +12,51 @@ import Darwin
 /// so every access it protects is reported as a race and the sanitizer run would be noise
 /// (docs/architecture.md shows the five-line reproduction). A pthread mutex is intercepted by
 /// the sanitizer, costs the same uncontended, and keeps the concurrency suites meaningful.
-package final class Locked<Value: Sendable>: @unchecked Sendable {
-    // @unchecked: `value` is read and written only inside `withLock`, while `mutex` is held.
+package struct Locked<Value: Sendable>: @unchecked Sendable {
+    // @unchecked: the value is read and written only inside `withLock`, while the mutex is held.
+    // A struct around one heap block, so copies share the value and the lock as a class reference would.
     // @usableFromInline so `withLock` inlines and specializes in every module that uses it.
-    @usableFromInline var value: Value
-    @usableFromInline let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    @usableFromInline let storage: LockedStorage<Value>
 
     /// A lock around `value`.
     package init(_ value: Value) {
-        self.value = value
-        mutex = .allocate(capacity: 1)
-        mutex.initialize(to: pthread_mutex_t())
-        pthread_mutex_init(mutex, nil)
-    }
-
-    deinit {
-        pthread_mutex_destroy(mutex)
-        mutex.deinitialize(count: 1)
-        mutex.deallocate()
+        storage = LockedStorage.make(value)
     }
 
     /// Runs `body` with exclusive access to the value. Never call back into the same lock.
     @inlinable
     package func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
-        return try body(&value)
+        try storage.withUnsafeMutablePointers { mutex, value in
+            pthread_mutex_lock(mutex)
+            defer { pthread_mutex_unlock(mutex) }
+            return try body(&value.pointee)
+        }
+    }
+}
+
+/// The mutex (header) and the value (the one element) of a ``Locked`` in one heap block: a lock is
+/// made for every call (task, control, transfer, pipes), and a separate block for the mutex was one
+/// more `malloc` and `free` each time (docs/performance.md, allocations).
+///
+/// The mutex comes first and the value after it, never the other way round: a zero-sized value would
+/// otherwise share its address with the mutex, and ThreadSanitizer would take the value's accesses
+/// for unsynchronized writes to the mutex.
+@usableFromInline
+final class LockedStorage<Value>: ManagedBuffer<pthread_mutex_t, Value> {
+    static func make(_ value: Value) -> LockedStorage<Value> {
+        let buffer = create(minimumCapacity: 1) { _ in pthread_mutex_t() }
+        let storage = unsafeDowncast(buffer, to: LockedStorage<Value>.self)
+        storage.withUnsafeMutablePointers { mutex, element in
+            pthread_mutex_init(mutex, nil)
+            element.initialize(to: value)
+        }
+        return storage
+    }
+
+    deinit {
+        withUnsafeMutablePointers { mutex, element in
+            _ = element.deinitialize(count: 1)
+            pthread_mutex_destroy(mutex)
+        }
     }
 }

@@ -300,7 +300,7 @@ public final class SessionTask: Sendable, Hashable, Identifiable, CustomStringCo
         storage.withLock { storage in
             storage.currentRequest = request
             if storage.uploadProgress.total == nil,
-               let length = request.headerFields[.contentLength].flatMap({ Int64($0) }) {
+               let length = request.headerFields.contentLength {
                 storage.uploadProgress.total = length
             }
         }
@@ -310,7 +310,7 @@ public final class SessionTask: Sendable, Hashable, Identifiable, CustomStringCo
     func recordResponseHead(_ response: HTTPResponse) {
         storage.withLock { storage in
             storage.response = response
-            let length = response.headerFields[.contentLength].flatMap { Int64($0) }
+            let length = response.headerFields.contentLength
             storage.downloadProgress = TransferProgress(completed: 0, total: length)
         }
         listener.responseHeadReceived(self, response: response)

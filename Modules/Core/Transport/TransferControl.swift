@@ -27,7 +27,10 @@ public final class TransferControl: Sendable {
     private struct Storage {
         var state: State
         var waiters: [UInt64: CheckedContinuation<Void, any Error>] = [:]
-        var observers: [UInt64: @Sendable (State) -> Void] = [:]
+        /// The first observer, out of the dictionary: nearly every control has exactly one (the transfer of its
+        /// current exchange), and a dictionary would cost every call one more allocation.
+        var observer: (id: UInt64, notify: @Sendable (State) -> Void)?
+        var moreObservers: [UInt64: @Sendable (State) -> Void] = [:]
         var nextID: UInt64 = 0
     }
 
@@ -105,14 +108,24 @@ public final class TransferControl: Sendable {
     public func observe(_ observer: @escaping @Sendable (State) -> Void) -> Observation {
         let id = storage.withLock { storage -> UInt64 in
             storage.nextID += 1
-            storage.observers[storage.nextID] = observer
+            if storage.observer == nil {
+                storage.observer = (storage.nextID, observer)
+            } else {
+                storage.moreObservers[storage.nextID] = observer
+            }
             return storage.nextID
         }
         return Observation(control: self, id: id)
     }
 
     private func removeObserver(_ id: UInt64) {
-        _ = storage.withLock { $0.observers.removeValue(forKey: id) }
+        storage.withLock { storage in
+            if storage.observer?.id == id {
+                storage.observer = nil
+            } else {
+                storage.moreObservers.removeValue(forKey: id)
+            }
+        }
     }
 
     /// Moves to `newState` and tells waiters and observers. A cancelled control stays cancelled.
@@ -125,7 +138,9 @@ public final class TransferControl: Sendable {
                 released = Array(storage.waiters.values)
                 storage.waiters.removeAll()
             }
-            return (released, Array(storage.observers.values))
+            var observers = Array(storage.moreObservers.values)
+            if let observer = storage.observer { observers.append(observer.notify) }
+            return (released, observers)
         }
         for observer in observers { observer(newState) }
         for waiter in waiters {
