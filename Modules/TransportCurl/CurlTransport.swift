@@ -22,7 +22,7 @@ import Synchronization
 /// handshake before a byte of the request is sent, and the task fails with the evaluator's error.
 /// Connections one evaluator accepted serve only requests with an equal evaluator. Without an evaluator
 /// curl verifies as usual (``Configuration/certificateAuthorityFile``, ``Configuration/verifiesPeer``).
-public final class CurlTransport: Transport {
+public final class CurlTransport: Transport, CallerExecutorTransport {
     /// How the transport connects.
     public struct Configuration: Sendable {
         /// Which HTTP version to speak.
@@ -163,6 +163,13 @@ public final class CurlTransport: Transport {
     }
 
     public func send(_ request: HTTPRequest, body: Body?, context: RequestContext) async throws -> Response {
+        try await sendOnCallerExecutor(request, body: body, context: context)
+    }
+
+    /// `send` on the caller's executor, which a session's chain calls (see `CallerExecutorTransport`).
+    package nonisolated(nonsending) func sendOnCallerExecutor(
+        _ request: HTTPRequest, body: Body?, context: RequestContext
+    ) async throws -> Response {
         // The URL from the request's parts, without a round trip through Foundation's URL.
         guard let scheme = request.scheme, let authority = request.authority, let path = request.path,
               Self.isHTTP(scheme)
@@ -176,13 +183,6 @@ public final class CurlTransport: Transport {
         if let fields = try RequestValidation.headerFields(of: request, authority: authority, body: body) {
             request.headerFields = fields
         }
-        // One allocation: chained `+` would build and drop intermediate strings on every request.
-        var url = ""
-        url.reserveCapacity(scheme.utf8.count + 3 + authority.utf8.count + path.utf8.count)
-        url += scheme
-        url += "://"
-        url += authority
-        url += path
         if context.trustEvaluator != nil, scheme.count == 5 {
             // Fail closed: a trust evaluator this transport cannot run must never be skipped.
             if OpenSSLRuntime.shared == nil {
@@ -194,7 +194,7 @@ public final class CurlTransport: Transport {
                 throw TransportError(.tlsFailure, message: "a ServerTrustEvaluator cannot be run through an HTTPS proxy; refusing to connect")
             }
         }
-        let transfer = CurlTransfer(request: request, url: url, body: body, context: context, owner: self)
+        let transfer = CurlTransfer(request: request, body: body, context: context, owner: self)
         return try await transfer.awaitHead()
     }
 }

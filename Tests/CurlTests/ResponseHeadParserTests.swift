@@ -44,6 +44,60 @@ struct ResponseHeadParserTests {
         #expect(head.headerFields[HTTPField.Name("X-Long")!] == "first second")
     }
 
+    /// Parses raw lines (bytes, not strings), so a test can hand over what no Swift string holds.
+    func parse(bytes lines: [[UInt8]]) -> ResponseHeadParser.Outcome {
+        var parser = ResponseHeadParser()
+        for line in lines {
+            let outcome = (line + [0x0D, 0x0A]).withUnsafeBytes { parser.consume($0) }
+            if case .needMore = outcome { continue }
+            return outcome
+        }
+        return .needMore
+    }
+
+    func valueBytes(_ head: HTTPResponse, _ name: String) -> [UInt8]? {
+        guard let field = head.headerFields.first(where: { $0.name.rawName == name }) else { return nil }
+        return field.withUnsafeBytesOfValue { Array($0) }
+    }
+
+    /// Plain values take a faster path than other values; both must keep the server's bytes, lenient as
+    /// before: only CR, LF and NUL become spaces, and bytes that are not UTF-8 stay as they came.
+    @Test func everyKindOfValueKeepsItsBytes() {
+        let status = Array("HTTP/1.1 200 OK".utf8)
+        let lines: [[UInt8]] = [
+            status,
+            Array("X-Plain: application/json; charset=utf-8".utf8),
+            Array("X-Tab: a\tb".utf8),
+            Array("X-Control: a".utf8) + [0x01, 0x7F] + Array("b".utf8),
+            Array("X-UTF8: caf\u{E9}".utf8),
+            Array("X-Latin1: caf".utf8) + [0xE9],
+            Array("X-Nul: a".utf8) + [0x00] + Array("b".utf8),
+            [],
+        ]
+        guard case .head(let head) = parse(bytes: lines) else { Issue.record("no head"); return }
+        #expect(valueBytes(head, "X-Plain") == Array("application/json; charset=utf-8".utf8))
+        #expect(valueBytes(head, "X-Tab") == Array("a\tb".utf8))
+        #expect(valueBytes(head, "X-Control") == Array("a".utf8) + [0x01, 0x7F] + Array("b".utf8))
+        #expect(valueBytes(head, "X-UTF8") == Array("caf\u{E9}".utf8))
+        #expect(valueBytes(head, "X-Latin1") == Array("caf".utf8) + [0xE9])
+        #expect(valueBytes(head, "X-Nul") == Array("a b".utf8))
+    }
+
+    @Test func aFoldedLineAfterARefusedNameIsDropped() {
+        guard case .head(let head) = parse(["HTTP/1.1 200 OK", "Bad Name: x", " continued", "X-Next: y", ""]) else {
+            Issue.record("no head"); return
+        }
+        #expect(head.headerFields.count == 1)
+        #expect(head.headerFields[HTTPField.Name("X-Next")!] == "y")
+    }
+
+    @Test func foldedLinesJoinWithOneSpaceAndLoseTheirTrailingBlanks() {
+        guard case .head(let head) = parse(["HTTP/1.1 200 OK", "X-Long: first  ", " \t second\t ", "\tthird", ""]) else {
+            Issue.record("no head"); return
+        }
+        #expect(head.headerFields[HTTPField.Name("X-Long")!] == "first second third")
+    }
+
     @Test(arguments: ["HTTP/1.1 abc", "ICY 200 OK", "HTTP/1.1 20 OK", "garbage"])
     func malformedStatusLinesAreRefused(line: String) {
         guard case .malformed = parse([line]) else { Issue.record("accepted \(line)"); return }

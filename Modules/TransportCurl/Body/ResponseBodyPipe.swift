@@ -49,6 +49,14 @@ final class ResponseBodyPipe: Sendable {
         }
     }
 
+    /// Takes and releases the pipe's lock. The loop calls it just before it resumes the caller waiting for
+    /// the head, and the caller just after: the continuation already orders the two, but inside the
+    /// uninstrumented concurrency runtime, where ThreadSanitizer cannot see it; this makes the hand-over
+    /// visible (two uncontended locks), and borrows this lock rather than making one more per transfer.
+    func orderHandOver() {
+        _ = state.withLock { $0.buffered }
+    }
+
     /// True while the transfer is paused for this pipe.
     var isBackpressured: Bool { state.withLock { $0.backpressured } }
 

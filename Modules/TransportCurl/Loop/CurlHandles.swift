@@ -40,6 +40,31 @@ struct CurlEasy {
     func cleanup() { curl_easy_cleanup(raw) }
 }
 
+/// An easy handle of the loop's pool with the buffer libcurl writes its error messages into. The buffer
+/// lives as long as the handle (`CURLOPT_ERRORBUFFER` is set once), so a request allocates none; libcurl
+/// empties it before each transfer, and a transfer clears it too when it takes the handle.
+struct PooledEasy {
+    let easy: CurlEasy
+    let errorBuffer: UnsafeMutablePointer<CChar>
+
+    /// A new handle with the transport's fixed options, or nil when libcurl cannot make one.
+    static func make(options: CurlTransport.Configuration) -> PooledEasy? {
+        guard let easy = CurlEasy() else { return nil }
+        let size = Int(ccurl_error_size) + 1
+        let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: size)
+        errorBuffer.initialize(repeating: 0, count: size)
+        CurlOptions.configureHandle(easy, options: options)
+        easy.set(CURLOPT_ERRORBUFFER, pointer: UnsafeMutableRawPointer(errorBuffer))
+        return PooledEasy(easy: easy, errorBuffer: errorBuffer)
+    }
+
+    /// Frees the handle, then its buffer (in that order: curl may write to it until cleanup).
+    func cleanup() {
+        easy.cleanup()
+        errorBuffer.deallocate()
+    }
+}
+
 /// A `curl_slist` of header lines, freed by its owner.
 struct CurlHeaderList {
     private(set) var raw: UnsafeMutablePointer<curl_slist>? = nil

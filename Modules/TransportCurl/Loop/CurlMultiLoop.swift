@@ -37,7 +37,7 @@ final class CurlMultiLoop: @unchecked Sendable {
     private var active: [ObjectIdentifier: CurlTransfer] = [:]
     /// Easy handles of finished transfers, ready again: `curl_easy_init` and `curl_easy_cleanup`
     /// (or even `curl_easy_reset`) per request cost more than re-setting a request's options.
-    private var idleHandles: [UnsafeMutableRawPointer] = []
+    private var idleHandles: [PooledEasy] = []
     private static let idleHandleLimit = 128
     private var dirty: [CurlTransfer] = []
     /// Trust evaluators seen, each with the tag that keeps its connections apart (``trustTag(for:)``).
@@ -228,7 +228,7 @@ final class CurlMultiLoop: @unchecked Sendable {
             return queue.commands
         }
         for command in late { refuse(command) }
-        for handle in idleHandles { curl_easy_cleanup(handle) }
+        for handle in idleHandles { handle.cleanup() }
         idleHandles.removeAll()
         // Closes the cached connections, so no TLS object outlives the loop (OpenSSL's exit handler
         // must find nothing of ours in use).
@@ -331,19 +331,16 @@ final class CurlMultiLoop: @unchecked Sendable {
     }
 
     /// A recycled easy handle, or a new one with the transport's fixed options. Loop thread only.
-    func takeEasyHandle() -> CurlEasy? {
-        if let recycled = idleHandles.popLast() { return CurlEasy(unsafeRaw: recycled) }
-        guard let easy = CurlEasy() else { return nil }
-        CurlOptions.configureHandle(easy, options: configuration)
-        return easy
+    func takeEasyHandle() -> PooledEasy? {
+        idleHandles.popLast() ?? PooledEasy.make(options: configuration)
     }
 
-    private func recycle(_ handle: UnsafeMutableRawPointer?) {
+    private func recycle(_ handle: PooledEasy?) {
         guard let handle else { return }
         if idleHandles.count < Self.idleHandleLimit {
             idleHandles.append(handle)
         } else {
-            curl_easy_cleanup(handle)
+            handle.cleanup()
         }
     }
 

@@ -99,13 +99,11 @@ enum CurlOptions {
     static func configureRequest(
         _ easy: CurlEasy,
         for transfer: CurlTransfer,
-        userData: UnsafeMutableRawPointer,
-        errorBuffer: UnsafeMutablePointer<CChar>
+        userData: UnsafeMutableRawPointer
     ) {
         let options = transfer.options
         let request = transfer.request
-        easy.set(CURLOPT_URL, transfer.url)
-        easy.set(CURLOPT_ERRORBUFFER, pointer: UnsafeMutableRawPointer(errorBuffer))
+        setURL(easy, of: request)
         easy.set(CURLOPT_PRIVATE, pointer: userData)
         easy.set(CURLOPT_HEADERDATA, pointer: userData)
         easy.set(CURLOPT_WRITEDATA, pointer: userData)
@@ -182,6 +180,30 @@ enum CurlOptions {
         } else {
             easy.set(CURLOPT_LOW_SPEED_TIME, 0)
             easy.set(CURLOPT_LOW_SPEED_LIMIT, 0)
+        }
+    }
+
+    /// `scheme://authority/path` of a request `CurlTransport.send` checked.
+    static func url(of request: HTTPRequest) -> String {
+        "\(request.scheme ?? "")://\(request.authority ?? "")\(request.path ?? "")"
+    }
+
+    /// Sets `CURLOPT_URL` from the request's parts, written into a temporary buffer: libcurl copies the URL
+    /// anyway, so a Swift string built for it would be one more allocation per request.
+    private static func setURL(_ easy: CurlEasy, of request: HTTPRequest) {
+        let scheme = request.scheme ?? "", authority = request.authority ?? "", path = request.path ?? ""
+        let count = scheme.utf8.count + 3 + authority.utf8.count + path.utf8.count + 1
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: count) { buffer in
+            var offset = 0
+            func write(_ text: some Collection<UInt8>) {
+                offset += UnsafeMutableBufferPointer(rebasing: buffer[offset...]).initialize(fromContentsOf: text)
+            }
+            write(scheme.utf8)
+            write("://".utf8)
+            write(authority.utf8)
+            write(path.utf8)
+            buffer[offset] = 0
+            buffer.withMemoryRebound(to: CChar.self) { _ = ccurl_easy_setopt_string(easy.raw, CURLOPT_URL, $0.baseAddress) }
         }
     }
 

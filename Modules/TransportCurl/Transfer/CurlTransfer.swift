@@ -15,8 +15,8 @@ final class CurlTransfer: @unchecked Sendable {
     // @unchecked: see above; every mutable field below `// Loop thread only` is confined to the
     // loop thread after the `.add` hand-over.
 
+    /// Its scheme, authority and path are checked by `CurlTransport.send` and present.
     let request: HTTPRequest
-    let url: String
     let context: RequestContext
     let options: CurlTransport.Configuration
     let responsePipe: ResponseBodyPipe
@@ -40,6 +40,11 @@ final class CurlTransfer: @unchecked Sendable {
     private var headers = CurlHeaderList()
     private var parser = ResponseHeadParser()
     private var head: HTTPResponse?
+    /// Body bytes that came before the head was handed over. A small response usually arrives whole in the
+    /// pass that brings its head; it then travels as this one buffer, with no pipe, no chunk arrays and no
+    /// copy. Once bytes have gone to the pipe (`earlyBodyClosed`), every later byte follows them there.
+    private var earlyBody = Data()
+    private var earlyBodyClosed = false
     /// Resumed exactly once, in `deliverHead` or `finishOnce`, which both clear it. Checked rather
     /// than unsafe: the unsafe kind saved nothing measurable, and its hand-over happens inside the
     /// (uninstrumented) concurrency runtime, where ThreadSanitizer cannot see it.
@@ -55,31 +60,21 @@ final class CurlTransfer: @unchecked Sendable {
     private var reportedUpload: Int64 = -1
     private var pendingMetrics: TransferMetrics?
     private var ending: Result<Void, any Error>?
-    /// curl writes its detailed error message here; it must outlive the handle, so it is ours.
-    private let errorBuffer: UnsafeMutablePointer<CChar> = {
-        let buffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(ccurl_error_size) + 1)
-        buffer.initialize(repeating: 0, count: Int(ccurl_error_size) + 1)
-        return buffer
-    }()
-    /// Set in `init`, before the transfer is shared; cancelled on the loop thread at the end.
+    /// curl writes its detailed error message here: the buffer of the pooled handle, taken with it.
+    private var errorBuffer: UnsafeMutablePointer<CChar>?
+    /// Set in `init`, before the transfer is shared; cancelled when the transfer ends (`finishOnce`), which
+    /// lets go of the control's reference to this transfer.
     private var observation: TransferControl.Observation?
 
-    /// Locked by the loop just before it resumes the caller, and by the caller just after: the
-    /// continuation already orders the two, but inside the uninstrumented concurrency runtime,
-    /// where ThreadSanitizer cannot see it; this makes the hand-over visible (two uncontended locks).
-    /// A `Bool`, not `()`: a zero-sized value shares its address with the lock's own field, which
-    /// the sanitizer then mistakes for a race.
-    private let handOver = Locked(false)
 
     /// Keeps the transport (and so its curl thread) alive while this transfer or its body lives.
     private let owner: CurlTransport
 
-    init(request: HTTPRequest, url: String, body: Body?, context: RequestContext, owner: CurlTransport) {
+    init(request: HTTPRequest, body: Body?, context: RequestContext, owner: CurlTransport) {
         let options = owner.configuration
         let loop = owner.loop
         self.owner = owner
         self.request = request
-        self.url = url
         self.context = context
         self.options = options
         self.loop = loop
@@ -98,14 +93,15 @@ final class CurlTransfer: @unchecked Sendable {
             upload = .none
         }
         if let evaluator = context.trustEvaluator, request.scheme?.lowercased() == "https" {
-            trustHook = TrustHook(evaluator: evaluator, host: TrustHook.host(ofAuthority: request.authority ?? ""), url: url)
+            trustHook = TrustHook(evaluator: evaluator, host: TrustHook.host(ofAuthority: request.authority ?? ""), url: CurlOptions.url(of: request))
         } else {
             trustHook = nil
         }
         if case .stream = upload { pump = Locked(nil) } else { pump = nil }
         startPump(body)
-        observation = context.control.observe { [weak self] state in
-            guard let self else { return }
+        // A strong reference, let go in `finishOnce`: a weak one gave every transfer a side table (one more
+        // allocation, and the slow reference counting that goes with it).
+        observation = context.control.observe { [self] state in
             if state == .cancelled {
                 self.cancel(with: CancellationError())
             } else {
@@ -117,8 +113,8 @@ final class CurlTransfer: @unchecked Sendable {
     // MARK: Caller side
 
     /// Waits for the response head; the body then streams.
-    func awaitHead() async throws -> Response {
-        defer { _ = handOver.withLock { $0 } }
+    nonisolated(nonsending) func awaitHead() async throws -> Response {
+        defer { responsePipe.orderHandOver() }
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 loop.submit(.add(self, continuation))
@@ -160,30 +156,34 @@ final class CurlTransfer: @unchecked Sendable {
 
     /// Creates and configures the easy handle.
     func attach(loop: CurlMultiLoop) throws {
-        guard let easy = loop.takeEasyHandle() else { throw TransportError(.other, message: "curl_easy_init failed") }
+        guard let pooled = loop.takeEasyHandle() else { throw TransportError(.other, message: "curl_easy_init failed") }
+        let easy = pooled.easy
         easyHandle = easy.raw
+        errorBuffer = pooled.errorBuffer
+        pooled.errorBuffer[0] = 0   // no message left from the handle's previous transfer
         // Unretained: the loop's `active` table keeps the transfer alive while curl holds this.
         let me = Unmanaged.passUnretained(self).toOpaque()
-        CurlOptions.configureRequest(easy, for: self, userData: me, errorBuffer: errorBuffer)
+        CurlOptions.configureRequest(easy, for: self, userData: me)
         try CurlOptions.configureTrust(easy, hook: trustHook, options: options, loop: loop)
     }
 
     func configureHeaders(on easy: CurlEasy, expectsBody: Bool) {
         // swift-http-types keeps `Cookie` as one field per cookie (HTTP/2's crumbs); a request carries them in one
         // field joined with "; " (RFC 6265 §5.4), or an HTTP/1.1 server reads two fields as one joined with ", ".
-        let cookies = request.headerFields[values: .cookie]
         var cookiesWritten = false
         for field in request.headerFields {
             if field.name == .cookie {
                 guard !cookiesWritten else { continue }
                 cookiesWritten = true
-                headers.append("\(field.name.rawName): \(cookies.joined(separator: "; "))")
+                headers.append("\(field.name.rawName): \(request.headerFields[values: .cookie].joined(separator: "; "))")
                 continue
             }
             // "Name:" would tell curl to drop the header; "Name;" sends it with an empty value.
             headers.append(field.value.isEmpty ? "\(field.name.rawName);" : "\(field.name.rawName): \(field.value)")
         }
-        if request.headerFields[.expect] == nil { headers.append("Expect:") }
+        // libcurl adds `Expect: 100-continue` to some uploads on its own; Courier sends it only when asked. A
+        // request without a body never gets it, and skipping the line spares a plain GET its header list.
+        if expectsBody, request.headerFields[.expect] == nil { headers.append("Expect:") }
         if !expectsBody, request.headerFields[.contentType] == nil, request.method == .post {
             headers.append("Content-Type:")
         }
@@ -251,7 +251,7 @@ final class CurlTransfer: @unchecked Sendable {
                 underlyingCode: Int(result.rawValue)
             ))
         } else {
-            let detail = String(validatingCString: errorBuffer) ?? ""
+            let detail = errorBuffer.flatMap { String(validatingCString: $0) } ?? ""
             // A refusal by the trust evaluator is the error, not libcurl's generic verification failure.
             ending = .failure(abortError ?? trustHook?.rejection ?? CurlErrors.transportError(for: result, detail: detail))
         }
@@ -267,25 +267,28 @@ final class CurlTransfer: @unchecked Sendable {
 
     deinit {
         observation?.cancel()
-        errorBuffer.deallocate()
     }
 
     /// Gives the easy handle back (for the loop's pool) and frees the header list, first
     /// clearing the handle's pointers to what this transfer owns.
-    func takeHandle() -> UnsafeMutableRawPointer? {
-        defer { easyHandle = nil }
-        if let easyHandle {
+    func takeHandle() -> PooledEasy? {
+        defer {
+            easyHandle = nil
+            errorBuffer = nil
+        }
+        var pooled: PooledEasy?
+        if let easyHandle, let errorBuffer {
             let easy = CurlEasy(unsafeRaw: easyHandle)
             easy.set(CURLOPT_HTTPHEADER, pointer: nil)
-            easy.set(CURLOPT_ERRORBUFFER, pointer: nil)
             if trustHook != nil {
                 // The handle must not point at a hook this transfer no longer keeps alive.
                 ccurl_easy_setopt_ssl_ctx_function(easy.raw, nil)
                 easy.set(CURLOPT_SSL_CTX_DATA, pointer: nil)
             }
+            pooled = PooledEasy(easy: easy, errorBuffer: errorBuffer)
         }
         headers.free()
-        return easyHandle
+        return pooled
     }
 
     /// Reports and hands over whatever the last pass produced. Outside every curl callback.
@@ -321,7 +324,7 @@ final class CurlTransfer: @unchecked Sendable {
     }
 
     private func deliverHead(_ head: HTTPResponse) {
-        announcedLength = head.headerFields[.contentLength].flatMap { Int64($0) }
+        announcedLength = head.headerFields.contentLength
         context.responseHeadReceived(head)
         // Everything this pass learned is reported before the caller resumes, so a caller that
         // finishes at once (the body may be complete) never sees stale progress or metrics.
@@ -338,15 +341,20 @@ final class CurlTransfer: @unchecked Sendable {
             length = .unknown
         }
         var body: Body
-        if case .success? = ending {
-            // The whole exchange ended in this pass (typical of small responses): hand the body
-            // over as one buffer, with no pipe reader in between.
+        if case .success? = ending, !earlyBodyClosed {
+            // The whole exchange ended in this pass (typical of small responses): the body is the early
+            // buffer, handed over as it is, with no pipe reader in between.
+            earlyBodyClosed = true
+            body = Body(earlyBody)
+            earlyBody = Data()
+        } else if case .success? = ending {
             var data = Data()
             let chunks = responsePipe.drainAll()
             data.reserveCapacity(chunks.reduce(0) { $0 + $1.count })
             for chunk in chunks { data.append(contentsOf: chunk) }
             body = Body(data)
         } else {
+            moveEarlyBodyToPipe()
             body = Body(CurlResponseBody(reader: BodyReader(transfer: self)), length: length, iterationBehavior: .single)
         }
         if let codings {
@@ -359,7 +367,7 @@ final class CurlTransfer: @unchecked Sendable {
         let continuation = headContinuation
         headContinuation = nil
         let response = Response(head: head, body: body, request: request)
-        handOver.withLock { $0 = true }
+        responsePipe.orderHandOver()
         continuation?.resume(returning: response)
     }
 
@@ -391,11 +399,13 @@ final class CurlTransfer: @unchecked Sendable {
     private func failHeadWaiter(_ error: any Error) {
         guard let continuation = headContinuation else { return }
         headContinuation = nil
-        handOver.withLock { $0 = true }
+        responsePipe.orderHandOver()
         continuation.resume(throwing: error)
     }
 
     private func finishOnce(_ ending: Result<Void, any Error>) {
+        observation?.cancel()
+        observation = nil
         switch upload {
         case .segments(let segments): segments.close()
         case .stream(let pipe): pipe.cancel()
@@ -430,6 +440,13 @@ final class CurlTransfer: @unchecked Sendable {
 
     /// Returns false to pause (the reader is behind).
     func onBodyBytes(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        if !earlyBodyClosed, !machine.headDelivered, earlyBody.count + bytes.count <= responsePipe.highWatermark {
+            earlyBody.append(contentsOf: bytes)
+            received += Int64(bytes.count)
+            loop.markDirty(self)
+            return true
+        }
+        moveEarlyBodyToPipe()
         guard responsePipe.append(ArraySlice(bytes.bindMemory(to: UInt8.self))) else {
             machine.callbackPaused(.receive)
             return false
@@ -437,6 +454,17 @@ final class CurlTransfer: @unchecked Sendable {
         received += Int64(bytes.count)
         loop.markDirty(self)
         return true
+    }
+
+    /// Hands the early bytes to the pipe, ahead of any later ones; the pipe takes a first chunk whatever
+    /// its size, so nothing is refused here.
+    private func moveEarlyBodyToPipe() {
+        guard !earlyBodyClosed else { return }
+        earlyBodyClosed = true
+        if !earlyBody.isEmpty {
+            _ = responsePipe.append(ArraySlice(earlyBody))
+            earlyBody = Data()
+        }
     }
 
     /// Fills curl's upload buffer; returns the byte count, or `nil` to pause, or -1 to abort.

@@ -19,13 +19,13 @@ struct ResponseHeadParser {
 
     private var status: HTTPResponse.Status?
     private var fields = HTTPFields()
-    private var lastName: HTTPField.Name?
-    private var lastValue: [UInt8] = []
+    /// True after a field line, so that a folded line may continue its value.
+    private var continuesField = false
 
-    /// A parser with room for a typical head, so fields and values do not regrow line by line.
+    /// A parser with room for a typical head, so the fields do not regrow line by line. Each field is made
+    /// straight from its line (no value buffer carried between lines: one allocation less per response).
     init() {
         fields.reserveCapacity(16)
-        lastValue.reserveCapacity(128)
     }
     /// The version of the last status line, e.g. `HTTP/2`.
     private(set) var version: String?
@@ -42,7 +42,6 @@ struct ResponseHeadParser {
             return line.isEmpty ? .needMore : parseStatusLine(line)
         }
         if line.isEmpty {
-            commitField()
             guard let status else { return .malformed("missing status line") }
             if (100..<200).contains(status.code) && status.code != 101 {
                 self = ResponseHeadParser()
@@ -51,17 +50,19 @@ struct ResponseHeadParser {
             return .head(HTTPResponse(status: status, headerFields: fields))
         }
         if line[0] == Self.space || line[0] == Self.tab {
-            guard lastName != nil else { return .needMore }
-            lastValue.append(Self.space)
-            lastValue.append(contentsOf: line.drop { $0 == Self.space || $0 == Self.tab })
+            if continuesField { continueLastField(with: Self.trimmed(line)) }
             return .needMore
         }
-        commitField()
         guard let colon = line.firstIndex(of: Self.colon) else {
             return .malformed("header line without a colon: \(String(decoding: line.prefix(80), as: UTF8.self))")
         }
-        lastName = HTTPField.Name(String(decoding: line[..<colon], as: UTF8.self))
-        lastValue.append(contentsOf: line[(colon + 1)...].drop { $0 == Self.space || $0 == Self.tab })
+        // A name swift-http-types refuses drops the field, and any folded line after it.
+        guard let name = HTTPField.Name(String(decoding: Self.bytes(UnsafeRawBufferPointer(rebasing: line[..<colon])), as: UTF8.self)) else {
+            continuesField = false
+            return .needMore
+        }
+        fields.append(Self.field(name, value: Self.trimmed(UnsafeRawBufferPointer(rebasing: line[(colon + 1)...]))))
+        continuesField = true
         return .needMore
     }
 
@@ -72,15 +73,39 @@ struct ResponseHeadParser {
         return bytes.withUnsafeBytes { consume($0) }
     }
 
-    private mutating func commitField() {
-        defer {
-            lastName = nil
-            lastValue.removeAll(keepingCapacity: true)
-        }
-        guard let name = lastName else { return }
-        var end = lastValue.count
-        while end > 0, lastValue[end - 1] == Self.space || lastValue[end - 1] == Self.tab { end -= 1 }
-        fields.append(HTTPField(name: name, lenientValue: lastValue[0..<end]))
+    /// The bytes as `UInt8`s: `String(decoding:as:)` has a fast path for this type, while a raw buffer's
+    /// slice goes through the generic one (which looks up type metadata at run time on every call).
+    private static func bytes(_ raw: UnsafeRawBufferPointer) -> UnsafeBufferPointer<UInt8> {
+        raw.assumingMemoryBound(to: UInt8.self)
+    }
+
+    /// A field with `value` taken leniently (CR, LF and NUL would become spaces). A value of visible ASCII
+    /// and tabs, nearly every value, is made from a string decoded on the fast path: such a value is the
+    /// same whether taken leniently or strictly, and the lenient initializer validates it through the generic
+    /// path instead.
+    private static func field(_ name: HTTPField.Name, value: UnsafeRawBufferPointer) -> HTTPField {
+        let visible = value.allSatisfy { ($0 >= 0x20 && $0 < 0x7F) || $0 == tab }
+        guard visible else { return HTTPField(name: name, lenientValue: value) }
+        return HTTPField(name: name, value: String(decoding: bytes(value), as: UTF8.self))
+    }
+
+    /// `bytes` without the spaces and tabs at either end.
+    private static func trimmed(_ bytes: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer {
+        var start = 0, end = bytes.count
+        while start < end, bytes[start] == space || bytes[start] == tab { start += 1 }
+        while end > start, bytes[end - 1] == space || bytes[end - 1] == tab { end -= 1 }
+        return UnsafeRawBufferPointer(rebasing: bytes[start..<end])
+    }
+
+    /// Obsolete line folding (rare): the last field's value, one space, and the continuation.
+    private mutating func continueLastField(with continuation: UnsafeRawBufferPointer) {
+        let last = fields.index(before: fields.endIndex)
+        var value = Array(fields[last].value.utf8)
+        value.append(Self.space)
+        value.append(contentsOf: continuation)
+        var end = value.count
+        while end > 0, value[end - 1] == Self.space { end -= 1 }
+        fields[last] = HTTPField(name: fields[last].name, lenientValue: value[..<end])
     }
 
     /// `HTTP/<version> SP <3 digits> [SP <reason>]`.
