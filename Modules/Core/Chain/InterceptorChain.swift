@@ -40,25 +40,40 @@ final class InterceptorChain: Sendable {
     }
 
     /// Runs the stages from `index` on, then the transport; every failure becomes a `CourierError`
-    /// naming the stage it came from.
+    /// naming the stage it came from. Each step is a function of its own: an async function's frame holds
+    /// room for every value of every branch, and is allocated from the task on every call.
     nonisolated(nonsending) func run(from index: Int, _ request: HTTPRequest, body: Body?, context: RequestContext) async throws -> Response {
-        if index < stages.count {
-            let next = InterceptorNext(chain: self, index: index + 1)
-            switch stages[index] {
-            case .redirect(let stage):
-                do {
-                    return try await stage.run(request, body: body, context: context, next: next)
-                } catch {
-                    throw CourierError.wrapping(error, stage: .redirect, request: request)
-                }
-            case .other(let stage):
-                do {
-                    return try await stage.intercept(request, body: body, context: context, next: next)
-                } catch {
-                    throw CourierError.wrapping(error, stage: Self.stageName(of: stage), request: request)
-                }
-            }
+        guard index < stages.count else { return try await send(request, body: body, context: context) }
+        switch stages[index] {
+        case .redirect(let stage): return try await run(stage, index: index, request, body: body, context: context)
+        case .other(let stage): return try await run(stage, index: index, request, body: body, context: context)
         }
+    }
+
+    @inline(never)
+    nonisolated(nonsending) private func run(
+        _ stage: RedirectStage, index: Int, _ request: HTTPRequest, body: Body?, context: RequestContext
+    ) async throws -> Response {
+        do {
+            return try await stage.run(request, body: body, context: context, next: InterceptorNext(chain: self, index: index + 1))
+        } catch {
+            throw CourierError.wrapping(error, stage: .redirect, request: request)
+        }
+    }
+
+    @inline(never)
+    nonisolated(nonsending) private func run(
+        _ stage: any Interceptor, index: Int, _ request: HTTPRequest, body: Body?, context: RequestContext
+    ) async throws -> Response {
+        do {
+            return try await stage.intercept(request, body: body, context: context, next: InterceptorNext(chain: self, index: index + 1))
+        } catch {
+            throw CourierError.wrapping(error, stage: Self.stageName(of: stage), request: request)
+        }
+    }
+
+    @inline(never)
+    nonisolated(nonsending) private func send(_ request: HTTPRequest, body: Body?, context: RequestContext) async throws -> Response {
         try Task.checkCancellation()
         if context.control.isCancelled { throw CancellationError() }
         do {

@@ -51,6 +51,7 @@ struct RedirectStage: Interceptor {
     /// Follows the redirects that began with `first`, the answer to `request`. Apart from `intercept`,
     /// whose frame (taken from the task's allocator on every call) then holds only the request and one
     /// response: most calls are not redirected.
+    @inline(never)   // its frame is large; a call that is not redirected should not carry it
     nonisolated(nonsending) private func follow(
         _ first: Response,
         to request: HTTPRequest,

@@ -33,6 +33,13 @@ extension Session {
         } onCancel: {
             task.cancel()
         }
+        return try Self.finish(task, with: outcome)
+    }
+
+    /// Ends the task of a structured call with its outcome. Out of line so that its temporaries stay out of the
+    /// callers' async frames (see `CourierError.wrapping`).
+    @inline(never)
+    private static func finish(_ task: SessionTask, with outcome: Result<DataResponse, CourierError>) throws(CourierError) -> DataResponse {
         task.finish(outcome.map(\.head))
         return try outcome.get()
     }
@@ -140,11 +147,22 @@ extension Session {
             return .failure(error)
         }
         let limit = options.maximumResponseBodySize ?? configuration.maximumResponseBodySize
+        // A body that arrived whole (most small responses) is taken without an async call.
+        if let whole = buffered(response, limit: limit, request: request, task: task) { return whole }
         do {
-            // A body that arrived whole (most small responses) is taken without an async call.
-            var data = try response.body.bufferedBytes(upTo: limit)
-            if data == nil { data = try await response.body.collect(upTo: limit) }
-            return .success(Self.dataResponse(response, data: data ?? Data(), request: request, task: task))
+            let data = try await response.body.collect(upTo: limit)
+            return .success(Self.dataResponse(response, data: data, request: request, task: task))
+        } catch {
+            return .failure(bodyFailure(error, response: response, request: request, task: task))
+        }
+    }
+
+    /// The outcome of a call whose body is buffered, or nil when it must be read.
+    @inline(never)
+    private func buffered(_ response: Response, limit: Int, request: HTTPRequest, task: SessionTask) -> Result<DataResponse, CourierError>? {
+        do {
+            guard let data = try response.body.bufferedBytes(upTo: limit) else { return nil }
+            return .success(Self.dataResponse(response, data: data, request: request, task: task))
         } catch {
             return .failure(bodyFailure(error, response: response, request: request, task: task))
         }
