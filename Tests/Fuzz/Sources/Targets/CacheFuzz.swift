@@ -43,7 +43,10 @@ enum CacheFuzz: FuzzTarget {
         }
 
         // The disk format: an entry reads back as itself; arbitrary bytes read as an entry or nothing.
-        let directory = FileManager.default.temporaryDirectory.path + "/courier-fuzz-cache"
+        // One directory per process: two fuzzers of this target at once (a long run beside the test suite's
+        // bounded one) sharing a directory read each other's entries under the same key, and the round trip
+        // below failed for a reason that was not the store's.
+        let directory = FileManager.default.temporaryDirectory.path + "/courier-fuzz-cache-\(ProcessInfo.processInfo.processIdentifier)"
         if let store = try? DiskCacheStore(directory: directory, maximumBytes: 1 << 20) {
             store.store(entry)
             if let read = store.entry(for: entry.key) {
