@@ -6,11 +6,9 @@ extension Body {
     /// A body whose known length already exceeds the bound fails before reading a byte.
     /// - Throws: ``BodyError/tooLarge(limit:)`` past the bound, or the stream's own error.
     public func collect(upTo maxBytes: Int) async throws -> Data {
+        if let whole = try bufferedBytes(upTo: maxBytes) { return whole }
         if case .known(let count) = length, count > maxBytes {
             throw BodyError.tooLarge(limit: maxBytes)
-        }
-        if let bytes = bufferedBytes, iterationBehavior == .multiple {
-            return bytes
         }
         var collected = Data()
         if case .known(let count) = length, count > 0 { collected.reserveCapacity(Int(count)) }

@@ -89,7 +89,6 @@ final class InterceptorChain: Sendable {
     private static func stageName(of stage: any Interceptor) -> CourierError.Stage {
         switch stage {
         case is RetryStage: return .retry
-        case is RedirectStage: return .redirect
         default: return .interceptor(type(of: stage))
         }
     }
