@@ -8,6 +8,7 @@
 #include <libxml/parser.h>
 #include <libxml/parserInternals.h>
 #include <libxml/SAX2.h>
+#include <libxml/encoding.h>
 #include <libxml/tree.h>
 #include <libxml/xmlerror.h>
 #include <libxml/xmlsave.h>
@@ -97,6 +98,26 @@ static inline int cxml_input_holds_content(xmlParserCtxtPtr ctxt) {
     return 0;
 }
 
+/// Whether libxml2 decodes the document with an ICU converter: true when the encoding named by
+/// the document or the charset is one that neither libxml2 itself nor iconv knows, but ICU does
+/// ("x-sjis", "x-mac-roman", "hz-gb-2312", "UTF_8", "UT-F-8" …). libxml2 2.9 flushes that converter
+/// at the end of every pushed chunk, so a character cut by a chunk boundary is an error there
+/// (one that parses whole fails) and an invalid sequence cut by one is dropped without an
+/// error (a document that fails whole parses). PushParser therefore gives the rest of such a
+/// document to libxml2 in one piece. libxml2 2.14 reworked its handlers (converters are told
+/// when the input ends, and the ICU fields are gone); there the check answers 0.
+static inline int cxml_input_decodes_with_icu(xmlParserCtxtPtr ctxt) {
+#if defined(LIBXML_ICU_ENABLED) && LIBXML_VERSION < 21400
+    if (ctxt == NULL || ctxt->input == NULL || ctxt->input->buf == NULL || ctxt->input->buf->encoder == NULL) {
+        return 0;
+    }
+    return ctxt->input->buf->encoder->uconv_in != NULL;
+#else
+    (void)ctxt;
+    return 0;
+#endif
+}
+
 // MARK: libxml2's generic (printf-style) error channel
 
 /// A few libxml2 paths report through the generic error channel directly, bypassing the
@@ -121,6 +142,28 @@ static inline cxml_generic_error_handler cxml_silence_generic_errors(void) {
 
 static inline void cxml_restore_generic_errors(cxml_generic_error_handler saved) {
     xmlSetGenericErrorFunc(saved.context, saved.function);
+}
+
+/// libxml2's per-thread error channels for errors raised without a parser context.
+typedef struct {
+    cxml_generic_error_handler generic;
+    xmlStructuredErrorFunc structured;
+    void *structuredContext;
+} cxml_error_channels;
+
+/// For one synchronous parsing call on this thread: nothing is printed, and the errors libxml2
+/// raises without a parser context go to `handler` with `context`. A converter's "input conversion
+/// failed due to input error" is one: libxml2 2.9 reports it only there, and its parser goes on
+/// past the bytes it could not decode when the same call decoded others before them.
+static inline cxml_error_channels cxml_route_context_free_errors(xmlStructuredErrorFunc handler, void *context) {
+    cxml_error_channels saved = { cxml_silence_generic_errors(), xmlStructuredError, xmlStructuredErrorContext };
+    xmlSetStructuredErrorFunc(context, handler);
+    return saved;
+}
+
+static inline void cxml_restore_error_channels(cxml_error_channels saved) {
+    xmlSetStructuredErrorFunc(saved.structuredContext, saved.structured);
+    cxml_restore_generic_errors(saved.generic);
 }
 
 // MARK: Output

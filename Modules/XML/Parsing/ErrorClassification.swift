@@ -43,6 +43,10 @@ enum ErrorClassification {
         } else if encodingCodes.contains(code) || error.domain == Int32(XML_FROM_I18N.rawValue)
                     || (code == invalidCharacter && libxmlMessage.hasPrefix("Input is not proper UTF-8")) {
             reason = .encoding
+            if error.domain == Int32(XML_FROM_I18N.rawValue), let name = decoderName(parser) {
+                // "input conversion failed due to input error, bytes 0xE8 0x62 …" names no encoding.
+                text = "bytes that are not valid \(name): " + libxmlMessage
+            }
         } else if limitPhrases.contains(where: libxmlMessage.contains) {
             reason = .tooLarge
         } else if code == documentEmpty, !sawContent {
@@ -73,6 +77,12 @@ enum ErrorClassification {
     private static func endedEarly(code: Int32, parser: xmlParserCtxtPtr) -> Bool {
         if code == documentEnd { return parser.pointee.instate != XML_PARSER_EPILOG }
         return cxml_input_remaining(parser) == 0
+    }
+
+    /// The name of the converter libxml2 decodes the document with, if any.
+    private static func decoderName(_ parser: xmlParserCtxtPtr) -> String? {
+        guard let name = parser.pointee.input?.pointee.buf?.pointee.encoder?.pointee.name else { return nil }
+        return String(cString: name)
     }
 
     /// libxml2's message without its trailing newline.

@@ -103,6 +103,16 @@ final class PushParser {
     /// refused anyway).
     static let maximumHeldProlog = 1 << 20
 
+    /// Whether libxml2 may still choose the document's decoder: until it has read past the XML
+    /// declaration (or been told a charset).
+    private var decoderUnsettled = true
+    /// The rest of a document libxml2 decodes with ICU, given to it in one piece by ``finish()``
+    /// (`nil` for every other document). libxml2 2.9 ends the ICU conversion at the end of each
+    /// pushed chunk, so a character cut by a chunk's end fails a document that parses whole, and
+    /// a bad sequence cut by one is dropped without an error (`cxml_input_decodes_with_icu`).
+    /// Events of such a document come at the end; its memory is the document's size.
+    private var heldForTheEnd: [UInt8]?
+
     /// Parses the next bytes of the document; events (in ``Mode/events``) wait in ``state``.
     func feed(_ bytes: UnsafeRawBufferPointer) throws(XMLError) {
         if let error = state.error { throw error }
@@ -149,6 +159,7 @@ final class PushParser {
                 throw error
             }
         }
+        settleDecoder()
         let prolog = held
         held = []
         var failure: XMLError?
@@ -163,12 +174,41 @@ final class PushParser {
         if !state.sawContent { state.sawContent = Self.holdsContent(bytes) }
         var offset = 0
         while offset < bytes.count {
+            if heldForTheEnd != nil {
+                heldForTheEnd?.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[offset...]))
+                return
+            }
             let count = min(pieceSize, bytes.count - offset)
-            let silenced = cxml_silence_generic_errors()
-            let status = xmlParseChunk(context, (base + offset).assumingMemoryBound(to: CChar.self), Int32(count), 0)
-            cxml_restore_generic_errors(silenced)
-            try check(status)
+            try push(UnsafeRawBufferPointer(start: base + offset, count: count))
             offset += count
+            if decoderUnsettled { settleDecoder() }
+        }
+    }
+
+    /// One `xmlParseChunk` call; `bytes.count` fits an `Int32`.
+    private func push(_ bytes: UnsafeRawBufferPointer) throws(XMLError) {
+        let channels = cxml_route_context_free_errors(Self.contextFreeError, UnsafeMutableRawPointer(context))
+        let status = xmlParseChunk(context, bytes.baseAddress?.assumingMemoryBound(to: CChar.self), Int32(bytes.count), 0)
+        cxml_restore_error_channels(channels)
+        try check(status)
+    }
+
+    /// Where the errors libxml2 raises without a parser context go while this parser runs (the
+    /// context given is the parser's): a converter's failure to decode the document's bytes is
+    /// the one that matters, and it fails the document like any other error.
+    private static let contextFreeError: xmlStructuredErrorFunc = { context, error in
+        guard let (state, parser) = ParserState.from(context), let error else { return }
+        ErrorClassification.record(error.pointee, state: state, parser: parser)
+    }
+
+    /// Starts holding the rest of the document once libxml2 decodes it with ICU, and stops
+    /// asking once libxml2 is past the point where it picks a decoder.
+    private func settleDecoder() {
+        if cxml_input_decodes_with_icu(context) != 0 {
+            heldForTheEnd = []
+            decoderUnsettled = false
+        } else if context.pointee.instate != XML_PARSER_START {
+            decoderUnsettled = false
         }
     }
 
@@ -180,10 +220,24 @@ final class PushParser {
             return
         }
         if !started { try startParsing() }
+        if let held = heldForTheEnd, !held.isEmpty {
+            heldForTheEnd = nil
+            guard held.count <= Int(Int32.max) else {
+                done = true
+                let error = XMLError(reason: .tooLarge, message: "a document libxml2 decodes with ICU is parsed in one piece, of at most \(Int32.max) bytes")
+                state.record(error)
+                throw error
+            }
+            var failure: XMLError?
+            held.withUnsafeBytes { raw in
+                do throws(XMLError) { try push(raw) } catch { failure = error }
+            }
+            if let failure { throw failure }
+        }
         state.finishing = true
-        let silenced = cxml_silence_generic_errors()
+        let channels = cxml_route_context_free_errors(Self.contextFreeError, UnsafeMutableRawPointer(context))
         let status = xmlParseChunk(context, nil, 0, 1)
-        cxml_restore_generic_errors(silenced)
+        cxml_restore_error_channels(channels)
         state.flushCharacters()
         try check(status)
         done = true
