@@ -93,6 +93,35 @@ struct ContentDecodingTests {
         }
     }
 
+    /// Found by the content-decoding fuzz target in a long run (Tests/Fuzz/Corpus/content-decoding/regression-zstd-legacy-frame):
+    /// `26 B5 2F FD` is the magic number of a pre-1.0 zstd frame, which libzstd took when the frame header came
+    /// in one piece (then: truncated) and refused as "Unknown frame descriptor" when cut shorter. Only RFC 8878
+    /// frames are the HTTP coding, so it fails as corrupt however it is cut, first or after a good frame.
+    @Test func aLegacyZstdFrameIsCorruptHoweverItIsCut() async throws {
+        let legacy = Data([0x26, 0xB5, 0x2F, 0xFD, 0x00])
+        for body in [legacy, CompressedFixtures.zstdHello + legacy] {
+            for pieceSize in [1, 2, 3, 4, 5, 1 << 20] {
+                do {
+                    _ = try await Self.decode(body, [.zstd], pieceSize: pieceSize)
+                    Issue.record("a legacy frame decoded, \(body.count) bytes in pieces of \(pieceSize)")
+                } catch let error as TransportError {
+                    #expect(error.code == .decodingFailed, "pieces of \(pieceSize): \(error)")
+                }
+            }
+        }
+    }
+
+    /// A skippable frame (`5x 2A 4D 18`, a 4-byte size, then that many bytes) before a frame is skipped in any pieces.
+    @Test func aSkippableFrameIsSkippedHoweverItIsCut() async throws {
+        let skippable = Data([0x5A, 0x2A, 0x4D, 0x18, 0x03, 0x00, 0x00, 0x00, 0x01, 0x02, 0x03])
+        for pieceSize in [1, 2, 3, 5, 1 << 20] {
+            #expect(try await Self.decode(skippable + CompressedFixtures.zstdHello, [.zstd], pieceSize: pieceSize) == Self.hello)
+            #expect(try await Self.decode(CompressedFixtures.zstdHello + skippable, [.zstd], pieceSize: pieceSize) == Self.hello)
+        }
+        #expect(ZstdDecoder.mayBeginFrame([0x28, 0xB5, 0x2F, 0xFD]) && ZstdDecoder.mayBeginFrame([0x5F, 0x2A]))
+        #expect(!ZstdDecoder.mayBeginFrame([0x26, 0xB5]) && !ZstdDecoder.mayBeginFrame([0x60]) && !ZstdDecoder.mayBeginFrame([0x28, 0xB5, 0x2F, 0xFE]))
+    }
+
     @Test func bytesAfterTheEndAreIgnoredAsLibcurlDoes() async throws {
         var gzip = CompressedFixtures.gzipHello
         gzip.append(contentsOf: Array("trailing".utf8))

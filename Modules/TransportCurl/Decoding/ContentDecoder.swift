@@ -161,6 +161,13 @@ final class ZstdDecoder: ContentDecoder {
     private static let longestHeader = 18
 
     func decode(_ input: UnsafeRawBufferPointer, into output: UnsafeMutableRawBufferPointer) throws -> DecodeStep {
+        if frameHead.count < Self.magicSize {
+            let start = frameHead + input.prefix(Self.magicSize - frameHead.count)
+            guard Self.mayBeginFrame(start) else {
+                let hex = start.map { String($0, radix: 16, uppercase: true) }.joined(separator: " ")
+                throw decodingError(.zstd, "a frame starts with \(hex), not the magic number of a zstd frame (RFC 8878) or a skippable one")
+            }
+        }
         var inBuffer = ZSTD_inBuffer(src: input.baseAddress, size: input.count, pos: 0)
         var outBuffer = ZSTD_outBuffer(dst: output.baseAddress, size: output.count, pos: 0)
         let result = ZSTD_decompressStream(stream, &outBuffer, &inBuffer)
@@ -183,6 +190,25 @@ final class ZstdDecoder: ContentDecoder {
             frameProduced = 0
         }
         return DecodeStep(consumed: inBuffer.pos, produced: outBuffer.pos, streamEnded: result == 0)
+    }
+
+    /// The bytes of a frame's magic number.
+    private static let magicSize = 4
+
+    /// Whether `bytes`, the first bytes of a frame, can start a zstd frame (`28 B5 2F FD`) or a
+    /// skippable frame (`5x 2A 4D 18`), the two kinds RFC 8878 defines. libzstd also decodes the
+    /// pre-1.0 "legacy" formats, but only when its input holds a whole frame header at once: cut
+    /// shorter, the same frame is "Unknown frame descriptor" (found by the content-decoding fuzz
+    /// target). They are not the HTTP `zstd` coding (RFC 9659), so Courier refuses them however
+    /// the body is cut.
+    static func mayBeginFrame(_ bytes: [UInt8]) -> Bool {
+        let frame: [UInt8] = [0x28, 0xB5, 0x2F, 0xFD]
+        let skippable: [UInt8] = [0x50, 0x2A, 0x4D, 0x18]
+        let isFrame = zip(bytes, frame).allSatisfy { $0 == $1 }
+        let isSkippable = bytes.indices.allSatisfy { index in
+            index == 0 ? bytes[0] & 0xF0 == skippable[0] : bytes[index] == skippable[index]
+        }
+        return isFrame || isSkippable
     }
 
     /// Adds the frame's consumed bytes to its head until `ZSTD_getFrameContentSize` can read it.
