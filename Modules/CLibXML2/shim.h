@@ -4,6 +4,7 @@
 #ifndef COURIER_CLIBXML2_SHIM_H
 #define COURIER_CLIBXML2_SHIM_H
 
+#include <stdlib.h>
 #include <string.h>
 #include <libxml/parser.h>
 #include <libxml/parserInternals.h>
@@ -98,24 +99,133 @@ static inline int cxml_input_holds_content(xmlParserCtxtPtr ctxt) {
     return 0;
 }
 
-/// Whether libxml2 decodes the document with an ICU converter: true when the encoding named by
-/// the document or the charset is one that neither libxml2 itself nor iconv knows, but ICU does
-/// ("x-sjis", "x-mac-roman", "hz-gb-2312", "UTF_8", "UT-F-8" …). libxml2 2.9 flushes that converter
-/// at the end of every pushed chunk, so a character cut by a chunk boundary is an error there
-/// (one that parses whole fails) and an invalid sequence cut by one is dropped without an
-/// error (a document that fails whole parses). PushParser therefore gives the rest of such a
-/// document to libxml2 in one piece. libxml2 2.14 reworked its handlers (converters are told
-/// when the input ends, and the ICU fields are gone); there the check answers 0.
-static inline int cxml_input_decodes_with_icu(xmlParserCtxtPtr ctxt) {
+// MARK: Decoding encodings only ICU knows
+
+/// Whether libxml2 would decode `name` with an ICU converter: a name that neither libxml2 itself nor
+/// iconv knows, but ICU does ("x-sjis", "x-mac-roman", "hz-gb-2312", "UTF_8", "UT-F-8" …). libxml2 2.9
+/// flushes that converter at the end of every chunk it is pushed, so a character cut by a chunk fails
+/// a document that parses whole, and a bad sequence cut by one is dropped without an error; such
+/// documents are decoded by Courier instead (cxml_decoder below). libxml2 2.14 reworked its handlers
+/// (the ICU fields are gone, and converters are told when the input ends); there the answer is 0.
+static inline int cxml_icu_decodes(const char *name) {
 #if defined(LIBXML_ICU_ENABLED) && LIBXML_VERSION < 21400
-    if (ctxt == NULL || ctxt->input == NULL || ctxt->input->buf == NULL || ctxt->input->buf->encoder == NULL) {
+    xmlCharEncodingHandlerPtr handler = xmlFindCharEncodingHandler(name);
+    if (handler == NULL) {
         return 0;
     }
-    return ctxt->input->buf->encoder->uconv_in != NULL;
+    int icu = handler->uconv_in != NULL;
+    xmlCharEncCloseFunc(handler);
+    return icu;
 #else
-    (void)ctxt;
+    (void)name;
     return 0;
 #endif
+}
+
+#if defined(LIBXML_ICU_ENABLED) && LIBXML_VERSION < 21400
+#include <unicode/ucnv.h>
+#include <unicode/ucnv_err.h>
+
+/// An ICU converter from a document's encoding to UTF-8 that keeps its state between pieces: a
+/// sequence cut by a piece's end waits for the next piece, and only the last call, with `flush`,
+/// says the input has ended.
+typedef struct {
+    UConverter *source;
+    UConverter *utf8;
+    UChar pivot[1024];
+    UChar *pivotSource;
+    UChar *pivotTarget;
+} cxml_decoder;
+// The functions below take and return `void *`, so Swift sees one type whether or not libxml2 has ICU.
+
+/// A decoder for `name`, or NULL when ICU does not know it. Bytes that are not in the encoding
+/// stop the conversion (they are never replaced).
+static inline void *cxml_decoder_open(const char *name) {
+    UErrorCode status = U_ZERO_ERROR;
+    cxml_decoder *decoder = (cxml_decoder *)calloc(1, sizeof(cxml_decoder));
+    if (decoder == NULL) {
+        return NULL;
+    }
+    decoder->source = ucnv_open(name, &status);
+    if (U_SUCCESS(status)) {
+        decoder->utf8 = ucnv_open("UTF-8", &status);
+    }
+    if (U_SUCCESS(status)) {
+        ucnv_setToUCallBack(decoder->source, UCNV_TO_U_CALLBACK_STOP, NULL, NULL, NULL, &status);
+    }
+    if (U_FAILURE(status)) {
+        if (decoder->source != NULL) ucnv_close(decoder->source);
+        if (decoder->utf8 != NULL) ucnv_close(decoder->utf8);
+        free(decoder);
+        return NULL;
+    }
+    decoder->pivotSource = decoder->pivotTarget = decoder->pivot;
+    return decoder;
+}
+
+static inline void cxml_decoder_close(void *opaque) {
+    cxml_decoder *decoder = (cxml_decoder *)opaque;
+    if (decoder == NULL) return;
+    ucnv_close(decoder->source);
+    ucnv_close(decoder->utf8);
+    free(decoder);
+}
+
+/// Converts from `input` (`*consumed` bytes are used) into `output` (`*produced` bytes written).
+/// Returns 0 when the input is used up (or, with `flush`, ended cleanly), 1 when `output` is full
+/// (call again with the rest), -1 when the input holds bytes that are not in the encoding, -2 when,
+/// with `flush`, it ends inside a character; `invalid` then receives up to 8 of those bytes and
+/// `*invalidCount` their number.
+static inline int cxml_decoder_convert(void *opaque, const char *input, long inputCount, long *consumed,
+                                        char *output, long outputCount, long *produced, int flush,
+                                        char *invalid, int *invalidCount) {
+    cxml_decoder *decoder = (cxml_decoder *)opaque;
+    UErrorCode status = U_ZERO_ERROR;
+    // A NULL source limit means NUL-terminated input to ICU: an empty input needs an address.
+    static const char nothing = 0;
+    if (input == NULL || inputCount == 0) {
+        input = &nothing;
+        inputCount = 0;
+    }
+    const char *source = input;
+    char *target = output;
+    ucnv_convertEx(decoder->utf8, decoder->source, &target, output + outputCount, &source, input + inputCount,
+                   decoder->pivot, &decoder->pivotSource, &decoder->pivotTarget, decoder->pivot + 1024,
+                   0, (UBool)(flush != 0), &status);
+    *consumed = (long)(source - input);
+    *produced = (long)(target - output);
+    *invalidCount = 0;
+    if (status == U_BUFFER_OVERFLOW_ERROR) {
+        return 1;
+    }
+    if (U_FAILURE(status)) {
+        UErrorCode ignored = U_ZERO_ERROR;
+        int8_t length = 8;
+        ucnv_getInvalidChars(decoder->source, invalid, &length, &ignored);
+        *invalidCount = U_SUCCESS(ignored) ? length : 0;
+        return status == U_TRUNCATED_CHAR_FOUND ? -2 : -1;
+    }
+    return 0;
+}
+#else
+static inline void *cxml_decoder_open(const char *name) { (void)name; return NULL; }
+static inline void cxml_decoder_close(void *decoder) { (void)decoder; }
+static inline int cxml_decoder_convert(void *decoder, const char *input, long inputCount, long *consumed,
+                                        char *output, long outputCount, long *produced, int flush,
+                                        char *invalid, int *invalidCount) {
+    (void)decoder; (void)input; (void)inputCount; (void)output; (void)outputCount; (void)flush; (void)invalid;
+    *consumed = 0; *produced = 0; *invalidCount = 0;
+    return -1;
+}
+#endif
+
+/// Bytes libxml2 received but could not decode yet: after the last chunk, a body that ended inside
+/// a character of an encoding iconv decodes (libxml2 2.9 keeps them and says nothing).
+static inline long cxml_input_undecoded(xmlParserCtxtPtr ctxt) {
+    if (ctxt == NULL || ctxt->input == NULL || ctxt->input->buf == NULL || ctxt->input->buf->raw == NULL) {
+        return 0;
+    }
+    return (long)xmlBufUse(ctxt->input->buf->raw);
 }
 
 // MARK: libxml2's generic (printf-style) error channel

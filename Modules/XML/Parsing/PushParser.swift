@@ -12,7 +12,11 @@ private let libxml2Ready: Bool = {
 /// The context's SAX handler refuses what is unsafe before libxml2 acts on it: any entity
 /// declaration, an external DTD, a reference to an entity nobody declared (see
 /// ``SecurityCallbacks``). Errors arrive through the structured `serror` callback of the
-/// context (never libxml2's global handlers, never stderr), and the first one wins.
+/// context, and a converter's through libxml2's per-thread structured channel, routed to this
+/// parser for the length of each call (never stderr); the first one wins.
+///
+/// A document in an encoding only ICU knows is decoded to UTF-8 by ``ICUDecoder`` before libxml2
+/// sees it, since libxml2 2.9's own use of ICU breaks characters cut by a chunk.
 ///
 /// Not thread-safe: one owner feeds it, from one thread at a time (libxml2 contexts are not
 /// shared). It is not `Sendable`, so the compiler keeps it that way.
@@ -32,6 +36,11 @@ final class PushParser {
 
     /// The `charset` of the body's `Content-Type`, applied once the first bytes are known.
     private let charset: String?
+    /// The options given to `cxml_harden` (an ICU-decoded document adds `XML_PARSE_IGNORE_ENC`).
+    private let extraOptions: Int32
+    /// Set when Courier decodes the document (an encoding only ICU knows): every byte fed goes
+    /// through it, and libxml2 reads UTF-8.
+    private var decoder: ICUDecoder?
 
     /// A parser. `charset` is the `charset` parameter of the body's `Content-Type`: when given it
     /// wins over the document's own declaration (RFC 7303 §3.2), and an unknown one is an
@@ -54,6 +63,7 @@ final class PushParser {
         SecurityCallbacks.install(in: &sax, buildsTree: { if case .tree = mode { true } else { false } }())
         if charset != nil { extraOptions |= Int32(XML_PARSE_IGNORE_ENC.rawValue) }
 
+        self.extraOptions = extraOptions
         guard let context = xmlCreatePushParserCtxt(&sax, nil, nil, 0, nil) else {
             throw XMLError(reason: .tooLarge, message: "libxml2 could not allocate a parser")
         }
@@ -103,16 +113,6 @@ final class PushParser {
     /// refused anyway).
     static let maximumHeldProlog = 1 << 20
 
-    /// Whether libxml2 may still choose the document's decoder: until it has read past the XML
-    /// declaration (or been told a charset).
-    private var decoderUnsettled = true
-    /// The rest of a document libxml2 decodes with ICU, given to it in one piece by ``finish()``
-    /// (`nil` for every other document). libxml2 2.9 ends the ICU conversion at the end of each
-    /// pushed chunk, so a character cut by a chunk's end fails a document that parses whole, and
-    /// a bad sequence cut by one is dropped without an error (`cxml_input_decodes_with_icu`).
-    /// Events of such a document come at the end; its memory is the document's size.
-    private var heldForTheEnd: [UInt8]?
-
     /// Parses the next bytes of the document; events (in ``Mode/events``) wait in ``state``.
     func feed(_ bytes: UnsafeRawBufferPointer) throws(XMLError) {
         if let error = state.error { throw error }
@@ -145,71 +145,139 @@ final class PushParser {
         if held.count > Self.maximumHeldProlog { try startParsing() }
     }
 
-    /// Applies the charset unless the first bytes are a byte-order mark, and hands the held
-    /// bytes to libxml2 in one piece.
+    /// Applies the charset unless the first bytes are a byte-order mark, chooses Courier's own
+    /// decoding for an encoding only ICU knows, and hands the held bytes to libxml2 in one piece.
     private func startParsing() throws(XMLError) {
         started = true
         scanner = nil
         let marks: [[UInt8]] = [[0xEF, 0xBB, 0xBF], [0xFE, 0xFF], [0xFF, 0xFE]]
-        if let charset, !marks.contains(where: held.starts(with:)) {
-            guard let handler = xmlFindCharEncodingHandler(charset), xmlSwitchToEncoding(context, handler) == 0 else {
-                let error = XMLError(reason: .encoding, message: "libxml2 cannot decode \(charset) (the charset of the Content-Type)")
-                state.record(error)
-                done = true
-                throw error
+        let marked = marks.contains(where: held.starts(with:))
+        if let charset, !marked {
+            if ICUDecoder.isNeeded(for: charset) {
+                try decode(with: charset)
+            } else {
+                guard let handler = xmlFindCharEncodingHandler(charset), xmlSwitchToEncoding(context, handler) == 0 else {
+                    let error = XMLError(reason: .encoding, message: "libxml2 cannot decode \(charset) (the charset of the Content-Type)")
+                    state.record(error)
+                    done = true
+                    throw error
+                }
             }
+        } else if charset == nil, !marked, let declared = XMLDeclaration.encoding(in: held), ICUDecoder.isNeeded(for: declared) {
+            try decode(with: declared)
         }
-        settleDecoder()
         let prolog = held
         held = []
         var failure: XMLError?
         prolog.withUnsafeBytes { raw in
-            do throws(XMLError) { try parse(raw, pieceSize: max(1, min(raw.count, Int(Int32.max)))) } catch { failure = error }
+            do throws(XMLError) { try parse(raw, inOnePiece: true) } catch { failure = error }
         }
         if let failure { throw failure }
     }
 
-    private func parse(_ bytes: UnsafeRawBufferPointer, pieceSize: Int = PushParser.pieceSize) throws(XMLError) {
-        guard let base = bytes.baseAddress, !bytes.isEmpty else { return }
+    /// Decodes the document with ``ICUDecoder`` from now on, and has libxml2 take what it is given
+    /// as UTF-8 whatever the declaration says.
+    private func decode(with name: String) throws(XMLError) {
+        do {
+            decoder = try ICUDecoder(name: name)
+        } catch {
+            state.record(error)
+            done = true
+            throw error
+        }
+        _ = cxml_harden(context, extraOptions | Int32(XML_PARSE_IGNORE_ENC.rawValue))
+    }
+
+    /// Parses bytes of the document: straight, or through the decoder; `inOnePiece` gives them (as
+    /// decoded) to libxml2 in one `xmlParseChunk` call, as the held prolog must be.
+    private func parse(_ bytes: UnsafeRawBufferPointer, inOnePiece: Bool = false) throws(XMLError) {
+        guard !bytes.isEmpty else { return }
         if !state.sawContent { state.sawContent = Self.holdsContent(bytes) }
-        var offset = 0
-        while offset < bytes.count {
-            if heldForTheEnd != nil {
-                heldForTheEnd?.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[offset...]))
-                return
+        let whole = max(1, min(bytes.count, Int(Int32.max)))
+        guard let decoder else { return try push(bytes, pieceSize: inOnePiece ? whole : Self.pieceSize) }
+        if inOnePiece {
+            var decoded: [UInt8] = []
+            try run(decoder, bytes, flush: false) { (utf8) throws(XMLError) in decoded += utf8 }
+            var failure: XMLError?
+            decoded.withUnsafeBytes { raw in
+                do throws(XMLError) { try push(raw, pieceSize: max(1, min(raw.count, Int(Int32.max)))) } catch { failure = error }
             }
-            let count = min(pieceSize, bytes.count - offset)
-            try push(UnsafeRawBufferPointer(start: base + offset, count: count))
-            offset += count
-            if decoderUnsettled { settleDecoder() }
+            if let failure { throw failure }
+        } else {
+            var offset = 0
+            while offset < bytes.count {
+                let piece = UnsafeRawBufferPointer(rebasing: bytes[offset..<min(bytes.count, offset + Self.pieceSize)])
+                offset += piece.count
+                try run(decoder, piece, flush: false) { (utf8) throws(XMLError) in try push(utf8, pieceSize: Self.pieceSize) }
+            }
         }
     }
 
-    /// One `xmlParseChunk` call; `bytes.count` fits an `Int32`.
-    private func push(_ bytes: UnsafeRawBufferPointer) throws(XMLError) {
-        let channels = cxml_route_context_free_errors(Self.contextFreeError, UnsafeMutableRawPointer(context))
-        let status = xmlParseChunk(context, bytes.baseAddress?.assumingMemoryBound(to: CChar.self), Int32(bytes.count), 0)
-        cxml_restore_error_channels(channels)
-        try check(status)
+    /// Decodes `bytes`, recording a failure like any other error.
+    private func run(
+        _ decoder: ICUDecoder, _ bytes: UnsafeRawBufferPointer, flush: Bool,
+        into deliver: (UnsafeRawBufferPointer) throws(XMLError) -> Void
+    ) throws(XMLError) {
+        do {
+            try decoder.decode(bytes, flush: flush, into: deliver)
+        } catch {
+            if state.error == nil { state.record(error) }
+            done = true
+            throw state.error ?? error
+        }
+    }
+
+    /// The `]` or `]]` that ended the last chunk, given to libxml2 with the next one: libxml2 2.9's push
+    /// parser checks character data for the forbidden `]]>` only within what it holds, so a chunk
+    /// ending inside it let a malformed document through (found by the `xml` fuzz target).
+    private var heldBrackets: [UInt8] = []
+
+    /// Hands bytes libxml2 reads to it, in `xmlParseChunk` calls of at most `pieceSize` bytes,
+    /// keeping back a `]` or `]]` at the end for the next call (or ``finish()``).
+    private func push(_ bytes: UnsafeRawBufferPointer, pieceSize: Int) throws(XMLError) {
+        guard !bytes.isEmpty else { return }
+        guard heldBrackets.isEmpty else {
+            let joined = heldBrackets + bytes
+            heldBrackets = []
+            var failure: XMLError?
+            joined.withUnsafeBytes { raw in
+                // Two bytes more keep a call that was to be one piece one piece.
+                do throws(XMLError) { try push(raw, pieceSize: raw.count <= pieceSize + 2 ? raw.count : pieceSize) } catch { failure = error }
+            }
+            if let failure { throw failure }
+            return
+        }
+        var end = bytes.count
+        while end > 0, bytes.count - end < 2, bytes[end - 1] == 0x5D { end -= 1 }
+        if end < bytes.count {
+            heldBrackets = Array(bytes[end...])
+            if end == 0 { return }
+        }
+        try pushNow(UnsafeRawBufferPointer(rebasing: bytes[..<end]), pieceSize: pieceSize)
+    }
+
+    private func pushNow(_ bytes: UnsafeRawBufferPointer, pieceSize: Int) throws(XMLError) {
+        guard let base = bytes.baseAddress, !bytes.isEmpty else { return }
+        var offset = 0
+        while offset < bytes.count {
+            let count = min(pieceSize, bytes.count - offset)
+            let channels = cxml_route_context_free_errors(Self.contextFreeError, UnsafeMutableRawPointer(context))
+            let status = xmlParseChunk(context, (base + offset).assumingMemoryBound(to: CChar.self), Int32(count), 0)
+            cxml_restore_error_channels(channels)
+            try check(status)
+            offset += count
+        }
     }
 
     /// Where the errors libxml2 raises without a parser context go while this parser runs (the
-    /// context given is the parser's): a converter's failure to decode the document's bytes is
-    /// the one that matters, and it fails the document like any other error.
+    /// context given is the parser's). Only a converter's failure to decode the document's bytes
+    /// ("input conversion failed due to input error") fails the document: libxml2 2.9 reports it
+    /// nowhere else, and goes on past the bytes when the same call decoded others first. Others
+    /// raised there (a notation declared twice, say: a validity error) stay unheard, as before.
     private static let contextFreeError: xmlStructuredErrorFunc = { context, error in
-        guard let (state, parser) = ParserState.from(context), let error else { return }
+        guard let error, error.pointee.domain == Int32(XML_FROM_I18N.rawValue),
+              let (state, parser) = ParserState.from(context) else { return }
         ErrorClassification.record(error.pointee, state: state, parser: parser)
-    }
-
-    /// Starts holding the rest of the document once libxml2 decodes it with ICU, and stops
-    /// asking once libxml2 is past the point where it picks a decoder.
-    private func settleDecoder() {
-        if cxml_input_decodes_with_icu(context) != 0 {
-            heldForTheEnd = []
-            decoderUnsettled = false
-        } else if context.pointee.instate != XML_PARSER_START {
-            decoderUnsettled = false
-        }
     }
 
     /// Ends the document: a document that is not complete fails here
@@ -220,17 +288,17 @@ final class PushParser {
             return
         }
         if !started { try startParsing() }
-        if let held = heldForTheEnd, !held.isEmpty {
-            heldForTheEnd = nil
-            guard held.count <= Int(Int32.max) else {
-                done = true
-                let error = XMLError(reason: .tooLarge, message: "a document libxml2 decodes with ICU is parsed in one piece, of at most \(Int32.max) bytes")
-                state.record(error)
-                throw error
+        if let decoder {
+            try run(decoder, UnsafeRawBufferPointer(start: nil, count: 0), flush: true) { (utf8) throws(XMLError) in
+                try push(utf8, pieceSize: Self.pieceSize)
             }
+        }
+        if !heldBrackets.isEmpty {
+            let brackets = heldBrackets
+            heldBrackets = []
             var failure: XMLError?
-            held.withUnsafeBytes { raw in
-                do throws(XMLError) { try push(raw) } catch { failure = error }
+            brackets.withUnsafeBytes { raw in
+                do throws(XMLError) { try pushNow(raw, pieceSize: raw.count) } catch { failure = error }
             }
             if let failure { throw failure }
         }
@@ -240,6 +308,16 @@ final class PushParser {
         cxml_restore_error_channels(channels)
         state.flushCharacters()
         try check(status)
+        // libxml2 keeps the bytes of a character the body ended inside (an encoding iconv decodes)
+        // and says nothing.
+        let undecoded = cxml_input_undecoded(context)
+        if undecoded > 0 {
+            let name = context.pointee.input?.pointee.buf?.pointee.encoder?.pointee.name.map { String(cString: $0) } ?? "its encoding"
+            let error = XMLError(reason: .encoding, message: "the document ends inside a character of \(name) (\(undecoded) bytes left)")
+            state.record(error)
+            done = true
+            throw error
+        }
         done = true
     }
 
@@ -248,6 +326,10 @@ final class PushParser {
     func takeDocument() -> xmlDocPtr? {
         let document = context.pointee.myDoc
         context.pointee.myDoc = nil
+        // libxml2, told to ignore the declaration of a document Courier decoded, records no encoding.
+        if let document, document.pointee.encoding == nil, let decoder, charset == nil {
+            document.pointee.encoding = UnsafePointer(xmlStrdup(decoder.name))
+        }
         return document
     }
 
