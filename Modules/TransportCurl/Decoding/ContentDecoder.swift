@@ -164,7 +164,7 @@ final class ZstdDecoder: ContentDecoder {
         if frameHead.count < Self.magicSize {
             let start = frameHead + input.prefix(Self.magicSize - frameHead.count)
             guard Self.mayBeginFrame(start) else {
-                let hex = start.map { String($0, radix: 16, uppercase: true) }.joined(separator: " ")
+                let hex = start.map { ($0 < 0x10 ? "0" : "") + String($0, radix: 16, uppercase: true) }.joined(separator: " ")
                 throw decodingError(.zstd, "a frame starts with \(hex), not the magic number of a zstd frame (RFC 8878) or a skippable one")
             }
         }

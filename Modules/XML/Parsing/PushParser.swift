@@ -93,8 +93,9 @@ final class PushParser {
         xmlFreeParserCtxt(context)
     }
 
-    /// libxml2 is fed at most this many bytes per call, so each call's events stay few and a
-    /// huge buffer never overflows `xmlParseChunk`'s `int` size.
+    /// libxml2 is fed at most this many bytes per call (two more when a held `]` or `]]` joins
+    /// them, the held prolog excepted), so each call's events stay few and a huge buffer never
+    /// overflows `xmlParseChunk`'s `int` size.
     static let pieceSize = 64 * 1024
 
     /// The start of the document, held until its prolog has ended (see ``PrologScanner``), then

@@ -14,7 +14,8 @@ internal import CLibXML2
 /// - `reference`: a reference to an entity nobody declared (possible only next to an external
 ///   DTD) is refused rather than kept as an unresolved node.
 /// - `serror`: libxml2's structured errors, per context: the first error stops the parse and is
-///   classified into an ``XMLError``; nothing goes to stderr or to libxml2's global handlers.
+///   classified into an ``XMLError``; nothing goes to stderr (a converter's errors, which libxml2
+///   raises without a context, are routed here by ``PushParser`` for the length of each call).
 /// The options (`cxml_harden`) add `XML_PARSE_NONET` and keep `NOENT`, `DTDLOAD`, `DTDATTR`,
 /// `HUGE` off as a second line.
 enum SecurityCallbacks {
