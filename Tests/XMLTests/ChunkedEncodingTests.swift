@@ -218,6 +218,16 @@ import Testing
         }
     }
 
+    /// In a document Courier decodes, a syntax error libxml2 can see before bytes that are not in the encoding
+    /// comes first, also when both are in the prolog it is given in one piece.
+    @Test func aSyntaxErrorBeforeBadBytesComesFirst() {
+        let document = Array("<?xml version=\"1.0\" encoding=\"UT-F-8\"?><!-- a -- b --><!-- ".utf8) + [0xE8] + Array("x --><r/>".utf8)
+        for cut in 0...document.count {
+            let error = #expect(throws: XMLError.self) { try Self.push([Array(document[..<cut]), Array(document[cut...])]).get() }
+            #expect(error?.reason == .malformed, "cut at \(cut): \(String(describing: error))")
+        }
+    }
+
     /// A document Courier decoded still tells the encoding it declared.
     @Test func aDocumentCourierDecodedKeepsItsDeclaredEncoding() throws {
         let document = Array("<?xml version=\"1.0\" encoding=\"x-sjis\"?><r>".utf8) + [0x82, 0xA0] + Array("</r>".utf8)

@@ -198,12 +198,24 @@ final class PushParser {
         guard let decoder else { return try push(bytes, pieceSize: inOnePiece ? whole : Self.pieceSize) }
         if inOnePiece {
             var decoded: [UInt8] = []
-            try run(decoder, bytes, flush: false) { (utf8) throws(XMLError) in decoded += utf8 }
+            var decodingFailure: XMLError?
+            do throws(XMLError) {
+                try decoder.decode(bytes, flush: false) { (utf8) throws(XMLError) in decoded += utf8 }
+            } catch {
+                decodingFailure = error
+            }
+            // What came before bytes that are not in the encoding is parsed first: an error libxml2
+            // finds there comes first, as it does when the same bytes arrive in other pieces.
             var failure: XMLError?
             decoded.withUnsafeBytes { raw in
                 do throws(XMLError) { try push(raw, pieceSize: max(1, min(raw.count, Int(Int32.max)))) } catch { failure = error }
             }
             if let failure { throw failure }
+            if let decodingFailure {
+                state.record(decodingFailure)
+                done = true
+                throw decodingFailure
+            }
         } else {
             var offset = 0
             while offset < bytes.count {
