@@ -93,8 +93,8 @@ final class PushParser {
         xmlFreeParserCtxt(context)
     }
 
-    /// libxml2 is fed at most this many bytes per call (two more when a held `]` or `]]` joins
-    /// them, the held prolog excepted), so each call's events stay few and a huge buffer never
+    /// libxml2 is fed at most this many bytes per call (more when bytes held back by ``CutHazards``
+    /// join them, and the held prolog excepted), so each call's events stay few and a huge buffer never
     /// overflows `xmlParseChunk`'s `int` size.
     static let pieceSize = 64 * 1024
 
@@ -240,32 +240,32 @@ final class PushParser {
         }
     }
 
-    /// The `]` or `]]` that ended the last chunk, given to libxml2 with the next one: libxml2 2.9's push
-    /// parser checks character data for the forbidden `]]>` only within what it holds, so a chunk
-    /// ending inside it let a malformed document through (found by the `xml` fuzz target).
-    private var heldBrackets: [UInt8] = []
+    /// Bytes held back from libxml2 until more arrive (``CutHazards``): a `]` or `]]` at the end of
+    /// a chunk, the start of a `<!--->` comment cut before its end.
+    private var withheld: [UInt8] = []
+    static let maximumWithheld = 10_000_000
 
     /// Hands bytes libxml2 reads to it, in `xmlParseChunk` calls of at most `pieceSize` bytes,
-    /// keeping back a `]` or `]]` at the end for the next call (or ``finish()``).
+    /// holding back what a cut would let libxml2 misjudge until the next call (or ``finish()``).
     private func push(_ bytes: UnsafeRawBufferPointer, pieceSize: Int) throws(XMLError) {
         guard !bytes.isEmpty else { return }
-        guard heldBrackets.isEmpty else {
-            let joined = heldBrackets + bytes
-            heldBrackets = []
+        guard withheld.isEmpty else {
+            let joined = withheld + bytes
+            let extra = withheld.count
+            withheld = []
             var failure: XMLError?
             joined.withUnsafeBytes { raw in
-                // Two bytes more keep a call that was to be one piece one piece.
-                do throws(XMLError) { try push(raw, pieceSize: raw.count <= pieceSize + 2 ? raw.count : pieceSize) } catch { failure = error }
+                // What was held back joins a call that was to be one piece without splitting it.
+                do throws(XMLError) { try push(raw, pieceSize: raw.count <= pieceSize + extra ? raw.count : pieceSize) } catch { failure = error }
             }
             if let failure { throw failure }
             return
         }
-        var end = bytes.count
-        while end > 0, bytes.count - end < 2, bytes[end - 1] == 0x5D { end -= 1 }
-        if end < bytes.count {
-            heldBrackets = Array(bytes[end...])
-            if end == 0 { return }
-        }
+        var end = CutHazards.releasable(bytes)
+        // Past libxml2's own limit for one comment (without XML_PARSE_HUGE) it fails the document
+        // anyway: holding more would only buffer a stream that never closes its comment.
+        if bytes.count - end > Self.maximumWithheld { end = bytes.count }
+        if end < bytes.count { withheld = Array(bytes[end...]) }
         try pushNow(UnsafeRawBufferPointer(rebasing: bytes[..<end]), pieceSize: pieceSize)
     }
 
@@ -306,11 +306,11 @@ final class PushParser {
                 try push(utf8, pieceSize: Self.pieceSize)
             }
         }
-        if !heldBrackets.isEmpty {
-            let brackets = heldBrackets
-            heldBrackets = []
+        if !withheld.isEmpty {
+            let rest = withheld
+            withheld = []
             var failure: XMLError?
-            brackets.withUnsafeBytes { raw in
+            rest.withUnsafeBytes { raw in
                 do throws(XMLError) { try pushNow(raw, pieceSize: raw.count) } catch { failure = error }
             }
             if let failure { throw failure }

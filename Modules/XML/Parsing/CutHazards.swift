@@ -1,0 +1,42 @@
+/// Where libxml2 2.9's push parser may misjudge a construct that a chunk of the body cuts, and how much of
+/// what Courier is about to push is safe to push now. Pure: no libxml2.
+///
+/// Two looks of libxml2's are fooled by a cut (both found by the `xml` fuzz target):
+/// - character data is checked for the forbidden `]]>` only within the bytes held, so a chunk ending in `]` or
+///   `]]` let a malformed document through;
+/// - a comment is taken to have arrived once a `-->` follows its `<!--`, counting the `--` of `<!--` itself,
+///   so a comment opening `<!--->` that a chunk cut before its real end failed a well-formed document
+///   ("Comment not terminated").
+///
+/// ``PushParser`` holds back what this type says to hold and gives it to libxml2 with the next chunk (or at
+/// the end), so such constructs always reach libxml2 whole.
+enum CutHazards {
+    /// How many leading bytes of `bytes` can go to libxml2 now; the rest waits for more bytes: a trailing
+    /// `]`, `]]` or beginning of `<!--->`, or everything from a `<!--->` whose closing `-->` has not come.
+    static func releasable(_ bytes: UnsafeRawBufferPointer) -> Int {
+        let opening: [UInt8] = Array("<!--->".utf8)
+        var index = 0
+        while index < bytes.count {
+            guard bytes[index] == 0x3C else { index += 1; continue }
+            let available = min(opening.count, bytes.count - index)
+            guard (0..<available).allSatisfy({ bytes[index + $0] == opening[$0] }) else { index += 1; continue }
+            // The start of `<!--->`, cut by the end of the bytes.
+            if available < opening.count { return index }
+            guard let end = closing(in: bytes, from: index + opening.count) else { return index }
+            index = end
+        }
+        var end = bytes.count
+        while end > 0, bytes.count - end < 2, bytes[end - 1] == 0x5D { end -= 1 }
+        return end
+    }
+
+    /// The index just past the first `-->` at or after `start`.
+    private static func closing(in bytes: UnsafeRawBufferPointer, from start: Int) -> Int? {
+        var index = start
+        while index + 2 < bytes.count {
+            if bytes[index] == 0x2D, bytes[index + 1] == 0x2D, bytes[index + 2] == 0x3E { return index + 3 }
+            index += 1
+        }
+        return nil
+    }
+}
