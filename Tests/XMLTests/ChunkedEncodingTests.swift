@@ -278,7 +278,10 @@ import Testing
     /// A comment opening `<!--->`: libxml2 2.9 counted the `--` of `<!--` in the `-->` it looks for before
     /// parsing a comment, so a cut before the real end failed this well-formed document ("Comment not
     /// terminated", found by the `xml` fuzz target); in the epilog, in content and in the prolog.
-    @Test(arguments: ["<r/>\n<!--->a<!-b-->\n", "<r>x<!--->a<!-b-->y</r>", "<!--->a-->\n<r/>", "<r><!--->--></r>"])
+    @Test(arguments: [
+        "<r/>\n<!--->a<!-b-->\n", "<r>x<!--->a<!-b-->y</r>", "<!--->a-->\n<r/>", "<r><!--->--></r>",
+        "<r/>\n<!-->\n<!-b-->\n", "<r>x<!-->a-->y</r>", "<!-->a-->\n<r/>",
+    ])
     func aCommentOpeningWithAnArrowParsesWhereverItIsCut(_ text: String) throws {
         let document = Array(text.utf8)
         let whole = try ChunkedEncodingTests.push([document]).get()
@@ -293,23 +296,20 @@ import Testing
         #expect(releasable("<a>x]") == 4 && releasable("<a>x]]") == 4 && releasable("<a>x]]]") == 5 && releasable("<a>]]>") == 6)
         #expect(releasable("<a><!-") == 3 && releasable("<a><!---") == 3 && releasable("<a><!--->x") == 3)
         #expect(releasable("<a><!--->x-->y") == 14 && releasable("<a><!-- x -->") == 13 && releasable("<a><") == 3)
-        #expect(releasable("<!--->-->]") == 9)
+        #expect(releasable("<!--->-->]") == 9 && releasable("<a><!-->x") == 3 && releasable("<a><!-->x-->") == 12)
+        #expect(releasable("<a><!-- x") == 9 && releasable("<a><!--x") == 8 && releasable("<a><!--") == 3)
     }
 
-    /// Open (issue 12): the `xml` target's long run at 8f4e5af found a document whose epilog holds `<!--->` and,
-    /// before its `-->`, `<!-<!DOCTYPE`: whole it parses, cut after the root element it fails ("Comment not
-    /// terminated") although Courier now hands libxml2 the comment in one piece. The input is
-    /// `Tests/Fuzz/Findings/xml-comment-opening-with-an-arrow-cut`, kept out of the corpus.
-    @Test func aCommentOpeningWithAnArrowAfterTheRootInTheFuzzFinding() throws {
+    /// The `xml` target's long run at 8f4e5af: `<!-->` in the epilog, cut after the root element, failed
+    /// ("Comment not terminated").
+    @Test func theFuzzFindingWithACommentOpeningWithAnArrowParses() throws {
         let finding = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-            .appendingPathComponent("../Fuzz/Findings/xml-comment-opening-with-an-arrow-cut")
+            .appendingPathComponent("../Fuzz/Corpus/xml/regression-comment-opening-with-an-arrow-cut")
         // The target's input: a flags byte, the number of cuts, two bytes per cut, then the document.
         let document = Array([UInt8](try Data(contentsOf: finding)).dropFirst(6))
         let second = 0x2D3E % (document.count + 1)
         let whole = try ChunkedEncodingTests.push([document]).get()
-        let cut = ChunkedEncodingTests.push([Array(document[..<5]), Array(document[5..<second]), Array(document[second...])])
-        withKnownIssue("libxml2 2.9's push parser fails this comment when the body is cut; issue 12, open") {
-            #expect((try? cut.get()) == whole)
-        }
+        let cut = try ChunkedEncodingTests.push([Array(document[..<5]), Array(document[5..<second]), Array(document[second...])]).get()
+        #expect(cut == whole)
     }
 }

@@ -5,24 +5,37 @@
 /// - character data is checked for the forbidden `]]>` only within the bytes held, so a chunk ending in `]` or
 ///   `]]` let a malformed document through;
 /// - a comment is taken to have arrived once a `-->` follows its `<!--`, counting the `--` of `<!--` itself,
-///   so a comment opening `<!--->` that a chunk cut before its real end failed a well-formed document
-///   ("Comment not terminated").
+///   so a comment opening `<!-->` or `<!--->` that a chunk cut before its real end failed a well-formed
+///   document ("Comment not terminated").
 ///
 /// ``PushParser`` holds back what this type says to hold and gives it to libxml2 with the next chunk (or at
 /// the end), so such constructs always reach libxml2 whole.
 enum CutHazards {
     /// How many leading bytes of `bytes` can go to libxml2 now; the rest waits for more bytes: a trailing
-    /// `]`, `]]` or beginning of `<!--->`, or everything from a `<!--->` whose closing `-->` has not come.
+    /// `]`, `]]` or beginning of a comment, or everything from a comment opening `<!-->` or `<!--->` whose
+    /// closing `-->` has not come.
     static func releasable(_ bytes: UnsafeRawBufferPointer) -> Int {
-        let opening: [UInt8] = Array("<!--->".utf8)
+        let opening: [UInt8] = Array("<!--".utf8)
         var index = 0
         while index < bytes.count {
             guard bytes[index] == 0x3C else { index += 1; continue }
             let available = min(opening.count, bytes.count - index)
             guard (0..<available).allSatisfy({ bytes[index + $0] == opening[$0] }) else { index += 1; continue }
-            // The start of `<!--->`, cut by the end of the bytes.
-            if available < opening.count { return index }
-            guard let end = closing(in: bytes, from: index + opening.count) else { return index }
+            // `<!--` cut by the end of the bytes, or what follows it not there yet.
+            let next = index + 4
+            guard next < bytes.count else { return index }
+            let contentStart: Int
+            if bytes[next] == 0x3E {
+                contentStart = next + 1          // `<!-->`: libxml2 takes its `-->` for the end
+            } else if bytes[next] == 0x2D, next + 1 == bytes.count {
+                return index                     // `<!---`, which may be `<!--->`
+            } else if bytes[next] == 0x2D, bytes[next + 1] == 0x3E {
+                contentStart = next + 2          // `<!--->`
+            } else {
+                index = next
+                continue
+            }
+            guard let end = closing(in: bytes, from: contentStart) else { return index }
             index = end
         }
         var end = bytes.count
