@@ -88,7 +88,7 @@ enum ErrorClassification {
     }
 
     /// The name of the converter libxml2 decodes the document with, if any.
-    private static func decoderName(_ parser: xmlParserCtxtPtr) -> String? {
+    static func decoderName(_ parser: xmlParserCtxtPtr) -> String? {
         guard let name = parser.pointee.input?.pointee.buf?.pointee.encoder?.pointee.name else { return nil }
         return String(cString: name)
     }

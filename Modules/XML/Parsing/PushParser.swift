@@ -158,10 +158,7 @@ final class PushParser {
                 try decode(with: charset)
             } else {
                 guard let handler = xmlFindCharEncodingHandler(charset), xmlSwitchToEncoding(context, handler) == 0 else {
-                    let error = XMLError(reason: .encoding, message: "libxml2 cannot decode \(charset) (the charset of the Content-Type)")
-                    state.record(error)
-                    done = true
-                    throw error
+                    throw fail(XMLError(reason: .encoding, message: "libxml2 cannot decode \(charset) (the charset of the Content-Type)"))
                 }
             }
         } else if charset == nil, !marked, let declared = XMLDeclaration.encoding(in: held), ICUDecoder.isNeeded(for: declared) {
@@ -182,9 +179,7 @@ final class PushParser {
         do {
             decoder = try ICUDecoder(name: name)
         } catch {
-            state.record(error)
-            done = true
-            throw error
+            throw fail(error)
         }
         _ = cxml_harden(context, extraOptions | Int32(XML_PARSE_IGNORE_ENC.rawValue))
     }
@@ -194,8 +189,7 @@ final class PushParser {
     private func parse(_ bytes: UnsafeRawBufferPointer, inOnePiece: Bool = false) throws(XMLError) {
         guard !bytes.isEmpty else { return }
         if !state.sawContent { state.sawContent = Self.holdsContent(bytes) }
-        let whole = max(1, min(bytes.count, Int(Int32.max)))
-        guard let decoder else { return try push(bytes, pieceSize: inOnePiece ? whole : Self.pieceSize) }
+        guard let decoder else { return try push(bytes, pieceSize: inOnePiece ? Self.onePiece(bytes.count) : Self.pieceSize) }
         if inOnePiece {
             var decoded: [UInt8] = []
             var decodingFailure: XMLError?
@@ -206,16 +200,8 @@ final class PushParser {
             }
             // What came before bytes that are not in the encoding is parsed first: an error libxml2
             // finds there comes first, as it does when the same bytes arrive in other pieces.
-            var failure: XMLError?
-            decoded.withUnsafeBytes { raw in
-                do throws(XMLError) { try push(raw, pieceSize: max(1, min(raw.count, Int(Int32.max)))) } catch { failure = error }
-            }
-            if let failure { throw failure }
-            if let decodingFailure {
-                state.record(decodingFailure)
-                done = true
-                throw decodingFailure
-            }
+            try pushWhole(decoded, holdingBack: true)
+            if let decodingFailure { throw fail(decodingFailure) }
         } else {
             var offset = 0
             while offset < bytes.count {
@@ -234,9 +220,8 @@ final class PushParser {
         do {
             try decoder.decode(bytes, flush: flush, into: deliver)
         } catch {
-            if state.error == nil { state.record(error) }
-            done = true
-            throw state.error ?? error
+            // An error libxml2 met in what was delivered came first and stays the one reported.
+            throw fail(state.error ?? error)
         }
     }
 
@@ -251,15 +236,10 @@ final class PushParser {
         guard !bytes.isEmpty else { return }
         guard withheld.isEmpty else {
             let joined = withheld + bytes
-            let extra = withheld.count
+            // What was held back joins a call that was to be one piece without splitting it.
+            let oneCall = joined.count <= pieceSize + withheld.count
             withheld = []
-            var failure: XMLError?
-            joined.withUnsafeBytes { raw in
-                // What was held back joins a call that was to be one piece without splitting it.
-                do throws(XMLError) { try push(raw, pieceSize: raw.count <= pieceSize + extra ? raw.count : pieceSize) } catch { failure = error }
-            }
-            if let failure { throw failure }
-            return
+            return try pushWhole(joined, holdingBack: true, pieceSize: oneCall ? nil : pieceSize)
         }
         var end = CutHazards.releasable(bytes)
         // Past libxml2's own limit for one comment (without XML_PARSE_HUGE) it fails the document
@@ -267,6 +247,31 @@ final class PushParser {
         if bytes.count - end > Self.maximumWithheld { end = bytes.count }
         if end < bytes.count { withheld = Array(bytes[end...]) }
         try pushNow(UnsafeRawBufferPointer(rebasing: bytes[..<end]), pieceSize: pieceSize)
+    }
+
+    /// `bytes` in one `xmlParseChunk` call (or calls of `pieceSize`), through ``push(_:pieceSize:)``
+    /// when what ends them may still be held back, straight otherwise (at the end).
+    private func pushWhole(_ bytes: [UInt8], holdingBack: Bool, pieceSize: Int? = nil) throws(XMLError) {
+        var failure: XMLError?
+        bytes.withUnsafeBytes { raw in
+            let size = pieceSize ?? Self.onePiece(raw.count)
+            do throws(XMLError) {
+                if holdingBack { try push(raw, pieceSize: size) } else { try pushNow(raw, pieceSize: size) }
+            } catch {
+                failure = error
+            }
+        }
+        if let failure { throw failure }
+    }
+
+    /// The piece size that hands `count` bytes over in one call (as far as `xmlParseChunk`'s `int` allows).
+    private static func onePiece(_ count: Int) -> Int { max(1, min(count, Int(Int32.max))) }
+
+    /// Records `error` as the parse's end and returns it to throw.
+    private func fail(_ error: XMLError) -> XMLError {
+        state.record(error)
+        done = true
+        return state.error ?? error
     }
 
     private func pushNow(_ bytes: UnsafeRawBufferPointer, pieceSize: Int) throws(XMLError) {
@@ -309,11 +314,7 @@ final class PushParser {
         if !withheld.isEmpty {
             let rest = withheld
             withheld = []
-            var failure: XMLError?
-            rest.withUnsafeBytes { raw in
-                do throws(XMLError) { try pushNow(raw, pieceSize: raw.count) } catch { failure = error }
-            }
-            if let failure { throw failure }
+            try pushWhole(rest, holdingBack: false)
         }
         state.finishing = true
         let channels = cxml_route_context_free_errors(Self.contextFreeError, UnsafeMutableRawPointer(context))
@@ -325,11 +326,8 @@ final class PushParser {
         // and says nothing.
         let undecoded = cxml_input_undecoded(context)
         if undecoded > 0 {
-            let name = context.pointee.input?.pointee.buf?.pointee.encoder?.pointee.name.map { String(cString: $0) } ?? "its encoding"
-            let error = XMLError(reason: .encoding, message: "the document ends inside a character of \(name) (\(undecoded) bytes left)")
-            state.record(error)
-            done = true
-            throw error
+            let name = ErrorClassification.decoderName(context) ?? "its encoding"
+            throw fail(XMLError(reason: .encoding, message: "the document ends inside a character of \(name) (\(undecoded) bytes left)"))
         }
         done = true
     }
