@@ -98,9 +98,19 @@ struct ResponseHeadParserTests {
         #expect(head.headerFields[HTTPField.Name("X-Long")!] == "first second third")
     }
 
-    @Test(arguments: ["HTTP/1.1 abc", "ICY 200 OK", "HTTP/1.1 20 OK", "garbage"])
+    @Test(arguments: ["HTTP/1.1 abc", "ICY 200 OK", "HTTP/1.1 20 OK", "garbage", "HTTP/ 200 OK", "HTTP/1. 200 OK",
+                      "HTTP/11 200 OK", "HTTP/1.1.1 200 OK", "HTTP/a.b 200 OK", "HTTP/1.1\u{0337} 200 OK",
+                      "HTTP/\u{0337}2 200 OK"])
     func malformedStatusLinesAreRefused(line: String) {
         guard case .malformed = parse([line]) else { Issue.record("accepted \(line)"); return }
+    }
+
+    @Test(arguments: ["HTTP/1.0", "HTTP/1.1", "HTTP/2", "HTTP/3"])
+    func everyVersionCurlSpeaksIsKept(version: String) {
+        var parser = ResponseHeadParser()
+        _ = parser.consume(line: "\(version) 200 OK")
+        guard case .head = parser.consume(line: "") else { Issue.record("no head for \(version)"); return }
+        #expect(parser.version == version)
     }
 
     @Test func headerLineWithoutColonIsMalformed() {

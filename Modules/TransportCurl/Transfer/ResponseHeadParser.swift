@@ -108,12 +108,13 @@ struct ResponseHeadParser {
         fields[last] = HTTPField(name: fields[last].name, lenientValue: value[..<end])
     }
 
-    /// `HTTP/<version> SP <3 digits> [SP <reason>]`.
+    /// `HTTP/<digit>[.<digit>] SP <3 digits> [SP <reason>]`.
     private mutating func parseStatusLine(_ line: UnsafeRawBufferPointer) -> Outcome {
         // Built only on failure: the message's string would cost an allocation per response.
         var malformed: Outcome { .malformed("invalid status line: \(String(decoding: line.prefix(80), as: UTF8.self))") }
         guard line.starts(with: "HTTP/".utf8),
-              let firstSpace = line.firstIndex(of: Self.space)
+              let firstSpace = line.firstIndex(of: Self.space),
+              Self.isVersion(UnsafeRawBufferPointer(rebasing: line[5..<firstSpace]))
         else { return malformed }
         var codeStart = firstSpace
         while codeStart < line.count, line[codeStart] == Self.space { codeStart += 1 }
@@ -133,5 +134,18 @@ struct ResponseHeadParser {
         let reason = reasonStart < reasonEnd ? String(decoding: line[reasonStart..<reasonEnd], as: UTF8.self) : ""
         status = HTTPResponse.Status(code: code, reasonPhrase: reason)
         return .needMore
+    }
+
+    /// Whether the bytes after `HTTP/` are a version as RFC 9112 writes it: one digit, or a digit, a dot and a
+    /// digit (`2`, `1.1`). libcurl refuses any other version before a line reaches this parser; the check keeps
+    /// the parser as strict on its own, so that bytes such as a combining mark after the slash never make a
+    /// version that only looks like one.
+    private static func isVersion(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        func isDigit(_ byte: UInt8) -> Bool { byte >= 0x30 && byte <= 0x39 }
+        switch bytes.count {
+        case 1: return isDigit(bytes[0])
+        case 3: return isDigit(bytes[0]) && bytes[1] == 0x2E && isDigit(bytes[2])
+        default: return false
+        }
     }
 }

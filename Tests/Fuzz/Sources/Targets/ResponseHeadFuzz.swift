@@ -4,7 +4,8 @@ import HTTPTypes
 /// The response-head parser (`ResponseHeadParser`), fed line by line as libcurl hands a head over: any bytes
 /// end in a head, a `malformed` outcome or a need for more, never a crash. A head it returns has a three-digit
 /// final status (an informational 1xx other than 101 is skipped, never returned), no more fields than lines,
-/// and values without CR, LF or NUL (which would let a server smuggle a header into a later request).
+/// values without CR, LF or NUL (which would let a server smuggle a header into a later request), and a
+/// version of the form `HTTP/1.1` or `HTTP/2`.
 enum ResponseHeadFuzz: FuzzTarget {
     static let name = "response-head"
 
@@ -31,9 +32,20 @@ enum ResponseHeadFuzz: FuzzTarget {
                     precondition(!field.value.utf8.contains { $0 == 0x0D || $0 == 0x0A || $0 == 0x00 },
                                  "field \(field.name) carries CR, LF or NUL")
                 }
-                precondition(parser.version?.hasPrefix("HTTP/") == true, "a head without an HTTP version")
+                // Compared byte by byte: `String.hasPrefix` compares characters, and a combining mark after the
+                // slash would make a different last character from bytes that do begin with `HTTP/`.
+                let version = Array((parser.version ?? "").utf8)
+                let digits: ClosedRange<UInt8> = 0x30...0x39
+                let wellFormed = version.starts(with: "HTTP/".utf8) && digits.contains(version[safe: 5])
+                    && (version.count == 6 || (version.count == 8 && version[6] == 0x2E && digits.contains(version[7])))
+                precondition(wellFormed, "a head whose version is not HTTP/<digit>[.<digit>]: \(version)")
                 return
             }
         }
     }
+}
+
+private extension Array where Element == UInt8 {
+    /// The byte at `index`, or one no range of digits holds when the array is shorter.
+    subscript(safe index: Int) -> UInt8 { index < count ? self[index] : 0xFF }
 }
