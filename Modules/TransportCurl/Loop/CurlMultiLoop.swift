@@ -35,11 +35,22 @@ final class CurlMultiLoop: @unchecked Sendable {
     private var pausePending: [CurlTransfer] = []
     private let asleep = Atomic<Bool>(false)
     private var active: [ObjectIdentifier: CurlTransfer] = [:]
+    /// Cleartext HTTP/1.1 transfers beyond a host's connection limit wait here, not in libcurl (see
+    /// ``HostAdmission`` for why).
+    private var admission: HostAdmission<CurlTransfer>
+    /// Waiting transfers whose host has a free connection again, to be started after this pass's reads.
+    private var admitted: [CurlTransfer] = []
     /// Easy handles of finished transfers, ready again: `curl_easy_init` and `curl_easy_cleanup`
     /// (or even `curl_easy_reset`) per request cost more than re-setting a request's options.
     private var idleHandles: [PooledEasy] = []
     private static let idleHandleLimit = 128
     private var dirty: [CurlTransfer] = []
+    /// The other half of each double buffer: a list is swapped with its empty spare, worked through, and
+    /// emptied while nothing else refers to its storage. Emptying a list still shared with a copy being
+    /// worked through (`removeAll(keepingCapacity:)`) would allocate new storage on every pass.
+    private var spareCommands: [Command] = []
+    private var spareDirty: [CurlTransfer] = []
+    private var spareAdmitted: [CurlTransfer] = []
     /// Trust evaluators seen, each with the tag that keeps its connections apart (``trustTag(for:)``).
     private var trustTags: [AnyHashable: Int] = [:]
     private var nextTrustTag = 1
@@ -62,6 +73,7 @@ final class CurlMultiLoop: @unchecked Sendable {
 
     init(configuration: CurlTransport.Configuration) throws {
         self.configuration = configuration
+        admission = HostAdmission(limit: max(1, configuration.maximumConnectionsPerHost))
         CurlGlobal.initialize()
         guard let multi = curl_multi_init() else {
             throw TransportError(.other, message: "curl_multi_init failed")
@@ -186,26 +198,33 @@ final class CurlMultiLoop: @unchecked Sendable {
         var running: Int32 = 0
         var stopping = false
         while true {
-            let pending = queue.withLock { queue -> [Command] in
-                defer { queue.commands.removeAll(keepingCapacity: true) }
-                return queue.commands
-            }
+            var pending = spareCommands
+            spareCommands = []
+            queue.withLock { swap(&$0.commands, &pending) }
             for command in pending {
                 if case .shutdown = command { stopping = true } else { apply(command) }
             }
+            pending.removeAll(keepingCapacity: true)
+            spareCommands = pending
             if stopping {
                 for transfer in active.values {
                     detach(transfer)
                     transfer.fail(with: Self.shutDownError, loop: self)
                 }
+                for transfer in admission.removeAllWaiting() + admitted {
+                    transfer.fail(with: Self.shutDownError, loop: self)
+                }
+                admitted.removeAll()
                 active.removeAll()
                 pausePending.removeAll()
                 flushDirty()
                 break
             }
+            expireWaiting()
             curl_multi_perform(multi, &running)
             retryPendingPauses()
             readFinished()
+            startAdmitted()
             flushDirty()
 
             asleep.store(true, ordering: .sequentiallyConsistent)
@@ -213,10 +232,15 @@ final class CurlMultiLoop: @unchecked Sendable {
             if !hasCommands {
                 var timeout = 0
                 curl_multi_timeout(multi, &timeout)
-                let wait = timeout < 0 ? 1000 : min(timeout, 1000)
-                if wait > 0 || active.isEmpty {
+                var wait = timeout < 0 || active.isEmpty ? 1000 : min(timeout, 1000)
+                if let due = admission.nextDeadline {
+                    // Rounded up, so the pass that wakes finds the deadline passed.
+                    let left = ContinuousClock.now.duration(to: due)
+                    wait = min(wait, max(0, Int(left.components.seconds) * 1000 + Int(left.components.attoseconds / 1_000_000_000_000_000) + 1))
+                }
+                if wait > 0 {
                     var events: Int32 = 0
-                    curl_multi_poll(multi, nil, 0, Int32(active.isEmpty ? 1000 : wait), &events)
+                    curl_multi_poll(multi, nil, 0, Int32(wait), &events)
                 }
             }
             asleep.store(false, ordering: .sequentiallyConsistent)
@@ -244,23 +268,20 @@ final class CurlMultiLoop: @unchecked Sendable {
         case .add(let transfer, let continuation):
             transfer.headContinuation = continuation
             if transfer.endedBeforeStart(loop: self) { return }
-            do {
-                try transfer.attach(loop: self)
-                let code = curl_multi_add_handle(multi, transfer.easyHandle)
-                guard code == CURLM_OK else {
-                    throw TransportError(.other, message: "curl_multi_add_handle: \(String(cString: curl_multi_strerror(code)))")
-                }
-                active[ObjectIdentifier(transfer)] = transfer
-                transfer.started(loop: self)
-            } catch {
-                recycle(transfer.takeHandle())
-                transfer.fail(with: error, loop: self)
+            if let host = transfer.admissionHost, !admission.tryStart(host: host) {
+                let now = ContinuousClock.now
+                transfer.waitingSince = now
+                admission.enqueue(transfer, host: host, deadline: transfer.context.timeouts.request.map { now + $0 })
+                return
             }
+            start(transfer)
         case .updatePause(let transfer):
             guard active[ObjectIdentifier(transfer)] != nil else { return }
             transfer.applyPauseState()
         case .cancel(let transfer, let error):
             guard active.removeValue(forKey: ObjectIdentifier(transfer)) != nil else {
+                // Waiting for a connection, or not here yet (its `.add` will find it ended).
+                if let host = transfer.admissionHost { _ = admission.remove(transfer, host: host) }
                 transfer.fail(with: error, loop: self)
                 return
             }
@@ -268,6 +289,66 @@ final class CurlMultiLoop: @unchecked Sendable {
             transfer.fail(with: error, loop: self)
         case .shutdown:
             break
+        }
+    }
+
+    /// Puts a transfer its host admitted into the multi handle. A transfer that ended while it waited (a
+    /// `.cancel` raced its admission) gives its place to the next.
+    private func start(_ transfer: CurlTransfer) {
+        if let since = transfer.waitingSince {
+            transfer.waitingSince = nil
+            transfer.waited = since.duration(to: ContinuousClock.now)
+        }
+        do {
+            try transfer.attach(loop: self)
+            let code = curl_multi_add_handle(multi, transfer.easyHandle)
+            guard code == CURLM_OK else {
+                throw TransportError(.other, message: "curl_multi_add_handle: \(String(cString: curl_multi_strerror(code)))")
+            }
+            active[ObjectIdentifier(transfer)] = transfer
+            transfer.started(loop: self)
+        } catch {
+            recycle(transfer.takeHandle())
+            transfer.fail(with: error, loop: self)
+            freeConnectionSlot(of: transfer)
+        }
+    }
+
+    /// A transfer its host admitted has left the multi handle (or never entered it): the next one waiting
+    /// for that host may go.
+    private func freeConnectionSlot(of transfer: CurlTransfer) {
+        guard let host = transfer.admissionHost, let next = admission.release(host: host) else { return }
+        admitted.append(next)
+    }
+
+    private func startAdmitted() {
+        while !admitted.isEmpty {
+            var ready = spareAdmitted
+            spareAdmitted = []
+            swap(&admitted, &ready)
+            for transfer in ready {
+                if transfer.endedBeforeStart(loop: self) {
+                    freeConnectionSlot(of: transfer)
+                } else {
+                    start(transfer)
+                }
+            }
+            ready.removeAll(keepingCapacity: true)
+            spareAdmitted = ready
+        }
+    }
+
+    /// Fails every waiting transfer whose request timeout passed before its host had a free connection.
+    private func expireWaiting() {
+        guard let due = admission.nextDeadline else { return }
+        let now = ContinuousClock.now
+        guard due <= now else { return }
+        for transfer in admission.expired(at: now) {
+            let limit = configuration.maximumConnectionsPerHost
+            transfer.fail(with: TransportError(
+                .timedOut,
+                message: "no connection to \(transfer.admissionHost ?? "the host") came free within the request timeout (all \(limit) allowed per host were busy; CurlTransport.Configuration.maximumConnectionsPerHost)"
+            ), loop: self)
         }
     }
 
@@ -296,6 +377,8 @@ final class CurlMultiLoop: @unchecked Sendable {
         }
     }
 
+    /// Takes an active transfer out of the multi handle, and gives its connection slot to the next transfer
+    /// waiting for its host.
     private func detach(_ transfer: CurlTransfer) {
         if let easy = transfer.easyHandle {
             curl_multi_remove_handle(multi, easy)
@@ -303,6 +386,7 @@ final class CurlMultiLoop: @unchecked Sendable {
             if configuration.diagnostics != nil { _ = ccurl_easy_setopt_pointer(easy, CURLOPT_DEBUGDATA, nil) }
         }
         recycle(transfer.takeHandle())
+        freeConnectionSlot(of: transfer)
     }
 
     /// The tag of `evaluator`'s connections, and whether a connection verified under it may serve another
@@ -346,12 +430,16 @@ final class CurlMultiLoop: @unchecked Sendable {
 
     private func flushDirty() {
         guard !dirty.isEmpty else { return }
-        let touched = dirty
-        dirty.removeAll(keepingCapacity: true)
+        // A flush may mark its transfer dirty again: it goes into the emptied list, for the next pass.
+        var touched = spareDirty
+        spareDirty = []
+        swap(&dirty, &touched)
         for transfer in touched {
             transfer.isDirty = false
             transfer.flush(loop: self)
         }
+        touched.removeAll(keepingCapacity: true)
+        spareDirty = touched
     }
 }
 

@@ -166,14 +166,13 @@ enum CurlOptions {
         // other request to the host until its head or its timeout (found by ChaosTests), and for nothing: the
         // automatic version never speaks HTTP/2 in cleartext. With prior knowledge (.http2) a cleartext
         // connection is HTTP/2 from its first byte, so the wait is short there.
-        let mayMultiplex = options.multiplexing && options.httpVersion != .http1_1
-            && (request.scheme == "https" || options.httpVersion == .http2)
-        easy.set(CURLOPT_PIPEWAIT, mayMultiplex ? 1 : 0)
+        easy.set(CURLOPT_PIPEWAIT, mayMultiplex(request, options: options) ? 1 : 0)
 
-        // Timeouts (0 means curl's default: none, or 300 s to connect)
+        // Timeouts (0 means curl's default: none, or 300 s to connect). Time spent waiting for a connection
+        // in the loop (`HostAdmission`) counts against the request's limit.
         let timeouts = transfer.context.timeouts
         easy.set(CURLOPT_CONNECTTIMEOUT_MS, timeouts.connect.map(milliseconds) ?? 0)
-        easy.set(CURLOPT_TIMEOUT_MS, timeouts.request.map(milliseconds) ?? 0)
+        easy.set(CURLOPT_TIMEOUT_MS, timeouts.request.map { milliseconds($0 - transfer.waited) } ?? 0)
         if let lowSpeed = timeouts.lowSpeedTime {
             easy.set(CURLOPT_LOW_SPEED_TIME, max(1, (milliseconds(lowSpeed) + 999) / 1000))
             easy.set(CURLOPT_LOW_SPEED_LIMIT, max(1, timeouts.lowSpeedLimit))
@@ -181,6 +180,23 @@ enum CurlOptions {
             easy.set(CURLOPT_LOW_SPEED_TIME, 0)
             easy.set(CURLOPT_LOW_SPEED_LIMIT, 0)
         }
+    }
+
+    /// Whether `request` may share a connection with others (HTTP/2): HTTPS with a version that allows HTTP/2
+    /// (ALPN decides), or HTTP/2 by prior knowledge. Any other request needs a connection of its own.
+    static func mayMultiplex(_ request: HTTPRequest, options: CurlTransport.Configuration) -> Bool {
+        options.multiplexing && options.httpVersion != .http1_1
+            && (request.scheme == "https" || options.httpVersion == .http2)
+    }
+
+    /// The host whose connections `request` waits for in the loop (``HostAdmission``), or nil when libcurl
+    /// alone limits them: no per-host limit, a request that may multiplex, or a proxy or Unix socket (whose
+    /// connections libcurl counts under another name).
+    static func admissionHost(of request: HTTPRequest, options: CurlTransport.Configuration) -> String? {
+        guard options.maximumConnectionsPerHost > 0, options.proxy == nil, options.unixSocketPath == nil,
+              !mayMultiplex(request, options: options)
+        else { return nil }
+        return request.authority
     }
 
     /// `scheme://authority/path` of a request `CurlTransport.send` checked.

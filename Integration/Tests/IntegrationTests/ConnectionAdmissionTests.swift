@@ -1,0 +1,132 @@
+import CourierCore
+import CourierCurl
+import CourierTesting
+import Foundation
+import HTTPTypes
+import Testing
+
+/// Cleartext HTTP/1.1 calls beyond a host's connection limit wait in the transport for a free connection
+/// (`HostAdmission`): they are not sent until one frees, the wait counts against the request timeout, a
+/// waiting call that is cancelled or whose timeout passes fails at once with its own error, and the calls
+/// holding the connections are not disturbed. Against the fault server, whose `/never` holds a connection.
+@Suite("Connection admission")
+struct ConnectionAdmissionTests {
+    /// Two connections per host, both held by calls to `/never` (until their tasks are cancelled).
+    private struct HeldHost {
+        let curl: CurlTransport
+        let recorder = RecordingEventListener()
+        let calls: Session
+        let holders: [Task<Void, Never>]
+
+        init() async throws {
+            let curl = try transport { $0.maximumConnectionsPerHost = 2 }
+            let recorder = recorder
+            let calls = session(Servers.fault, transport: curl) {
+                $0.eventListener = recorder
+                $0.timeouts = Timeouts(request: .seconds(60))
+            }
+            self.curl = curl
+            self.calls = calls
+            holders = (0..<2).map { _ in Task { _ = try? await calls.get("never").response } }
+            // Both holders are on the wire before any test call is made.
+            let sent = await eventually { recorder.events(of: .requestSent).count == 2 }
+            #expect(sent, "the two calls to /never were not sent")
+        }
+
+        func release() async {
+            for holder in holders { holder.cancel() }
+            for holder in holders { await holder.value }
+            await curl.shutdown()
+        }
+    }
+
+    @Test func aWaitingCallFailsAtItsRequestTimeout() async throws {
+        let host = try await HeldHost()
+        let timeouts = Timeouts(request: .milliseconds(500))
+        let (error, elapsed) = await timed { () -> (any Error)? in
+            do {
+                _ = try await host.calls.get("get", options: RequestOptions(timeouts: timeouts)).response
+                return nil
+            } catch {
+                return error
+            }
+        }
+        #expect(transportCode(try #require(error)) == .timedOut)
+        let message = ((error as? CourierError)?.underlyingError as? TransportError)?.message ?? ""
+        #expect(message.contains("no connection") && message.contains("maximumConnectionsPerHost"), "\(message)")
+        #expect(elapsed >= .milliseconds(450) && elapsed < TimeBounds.limit(timeouts.request!))
+        #expect(host.recorder.events(of: .requestSent).count == 2, "the waiting call was sent")
+        #expect(host.holders.allSatisfy { !$0.isCancelled })
+        await host.release()
+    }
+
+    @Test func aCancelledWaitingCallEndsAtOnceAndFreesNothing() async throws {
+        let host = try await HeldHost()
+        let waiting = Task { () -> (any Error)? in
+            do {
+                _ = try await host.calls.get("get").response
+                return nil
+            } catch {
+                return error
+            }
+        }
+        // The call reaches the loop and waits there; nothing says when, so the test gives it time. Cancelled
+        // earlier, it would end the same way, through the path for calls not yet added.
+        try await Task.sleep(for: .milliseconds(200))
+        let (error, elapsed) = await timed { () -> (any Error)? in
+            waiting.cancel()
+            return await waiting.value
+        }
+        #expect((error as? CourierError)?.isCancellation == true, "\(String(describing: error))")
+        #expect(elapsed < TimeBounds.prompt)
+        #expect(host.recorder.events(of: .requestSent).count == 2, "the cancelled call was sent")
+
+        // The two connections are still held: a new call waits too, and fails at its own timeout.
+        let timeouts = Timeouts(request: .milliseconds(300))
+        await #expect(throws: CourierError.self) {
+            _ = try await host.calls.get("get", options: RequestOptions(timeouts: timeouts)).response
+        }
+        await host.release()
+    }
+
+    /// Calls that wait are sent as connections free, never more at once than the limit: 8 answers that each
+    /// take 100 ms, 2 at a time, take at least 400 ms (3 at a time would take 300).
+    @Test func waitingCallsGoOutAsConnectionsFree() async throws {
+        let t = try transport { $0.maximumConnectionsPerHost = 2 }
+        let s = session(Servers.fault, transport: t) { $0.timeouts = Timeouts(request: .seconds(60)) }
+        let (responses, elapsed) = try await timed {
+            try await withThrowingTaskGroup(of: DataResponse.self) { group in
+                for _ in 0..<8 {
+                    group.addTask { try await s.get("slow-headers?delay_ms=100").response }
+                }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+        }
+        #expect(responses.count == 8)
+        #expect(responses.allSatisfy { $0.head.status == .ok })
+        #expect(elapsed >= .milliseconds(390), "8 calls of 100 ms at 2 per host took \(elapsed)")
+        await t.shutdown()
+    }
+
+    /// The time a call waited counts against its request timeout once it is sent: waiting 400 ms, then a
+    /// 400 ms answer, is over a 600 ms limit (each part alone is within it).
+    @Test func theWaitCountsAgainstTheRequestTimeout() async throws {
+        let t = try transport { $0.maximumConnectionsPerHost = 1 }
+        let s = session(Servers.fault, transport: t) { $0.timeouts = Timeouts(request: .seconds(60)) }
+        let holder = Task { try await s.get("slow-headers?delay_ms=400").response }
+        try await Task.sleep(for: .milliseconds(50))
+        let timeouts = Timeouts(request: .milliseconds(600))
+        let (error, elapsed) = await timed { () -> (any Error)? in
+            do {
+                _ = try await s.get("slow-headers?delay_ms=400", options: RequestOptions(timeouts: timeouts)).response
+                return nil
+            } catch {
+                return error
+            }
+        }
+        #expect(transportCode(try #require(error)) == .timedOut)
+        #expect(elapsed >= .milliseconds(550) && elapsed < TimeBounds.limit(timeouts.request!))
+        #expect(try await holder.value.head.status == .ok)
+        await t.shutdown()
+    }
+}

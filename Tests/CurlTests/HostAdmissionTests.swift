@@ -1,0 +1,172 @@
+@testable import CourierCurl
+import CourierTesting
+import Testing
+
+@Suite("Host admission")
+struct HostAdmissionTests {
+    /// A stand-in for a transfer: compared by identity, as transfers are.
+    final class Item: CustomStringConvertible {
+        let name: String
+        init(_ name: String) { self.name = name }
+        var description: String { name }
+    }
+
+    private let start = ContinuousClock.now
+
+    private func at(_ milliseconds: Int) -> ContinuousClock.Instant { start + .milliseconds(milliseconds) }
+
+    @Test func aHostRunsUpToItsLimitAndTheRestWaitInOrder() {
+        var admission = HostAdmission<Item>(limit: 2)
+        do { let result = admission.tryStart(host: "a:80"); #expect(result) }
+        do { let result = admission.tryStart(host: "a:80"); #expect(result) }
+        do { let result = admission.tryStart(host: "a:80"); #expect(!result) }
+        let third = Item("third"), fourth = Item("fourth")
+        admission.enqueue(third, host: "a:80", deadline: nil)
+        admission.enqueue(fourth, host: "a:80", deadline: nil)
+        #expect(admission.running(host: "a:80") == 2)
+        #expect(admission.waiting(host: "a:80") == 2)
+
+        do { let result = admission.release(host: "a:80"); #expect(result === third) }
+        do { let result = admission.release(host: "a:80"); #expect(result === fourth) }
+        #expect(admission.running(host: "a:80") == 2)
+        do { let result = admission.release(host: "a:80"); #expect(result == nil) }
+        do { let result = admission.release(host: "a:80"); #expect(result == nil) }
+        #expect(admission.running(host: "a:80") == 0)
+    }
+
+    @Test func hostsDoNotShareTheirLimit() {
+        var admission = HostAdmission<Item>(limit: 1)
+        do { let result = admission.tryStart(host: "a:80"); #expect(result) }
+        do { let result = admission.tryStart(host: "b:80"); #expect(result) }
+        do { let result = admission.tryStart(host: "a:80"); #expect(!result) }
+        do { let result = admission.tryStart(host: "b:80"); #expect(!result) }
+    }
+
+    /// A slot that frees while others wait goes to the first of them, never to a newcomer.
+    @Test func aNewcomerNeverOvertakesTheLine() {
+        var admission = HostAdmission<Item>(limit: 1)
+        do { let result = admission.tryStart(host: "a"); #expect(result) }
+        let waiting = Item("waiting")
+        admission.enqueue(waiting, host: "a", deadline: nil)
+        do { let result = admission.tryStart(host: "a"); #expect(!result) }
+        do { let result = admission.release(host: "a"); #expect(result === waiting) }
+    }
+
+    @Test func aRemovedTransferLeavesTheLine() {
+        var admission = HostAdmission<Item>(limit: 1)
+        do { let result = admission.tryStart(host: "a"); #expect(result) }
+        let first = Item("first"), second = Item("second"), third = Item("third")
+        for item in [first, second, third] { admission.enqueue(item, host: "a", deadline: nil) }
+        do { let result = admission.remove(second, host: "a"); #expect(result) }
+        do { let result = admission.remove(second, host: "a"); #expect(!result) }
+        do { let result = admission.remove(first, host: "a"); #expect(result) }
+        #expect(admission.waiting(host: "a") == 1)
+        do { let result = admission.release(host: "a"); #expect(result === third) }
+        do { let result = admission.remove(third, host: "a"); #expect(!result, "an admitted transfer is not waiting") }
+        do { let result = admission.remove(Item("stranger"), host: "b"); #expect(!result) }
+    }
+
+    @Test func deadlinesExpireOnlyTheirOwnTransfers() {
+        var admission = HostAdmission<Item>(limit: 1)
+        do { let result = admission.tryStart(host: "a"); #expect(result) }
+        do { let result = admission.tryStart(host: "b"); #expect(result) }
+        let soon = Item("soon"), later = Item("later"), never = Item("never"), other = Item("other")
+        admission.enqueue(never, host: "a", deadline: nil)
+        admission.enqueue(later, host: "a", deadline: at(200))
+        admission.enqueue(soon, host: "a", deadline: at(100))
+        admission.enqueue(other, host: "b", deadline: at(100))
+        #expect(admission.nextDeadline == at(100))
+
+        do { let result = admission.expired(at: at(99)); #expect(result.isEmpty) }
+        let first = admission.expired(at: at(100))
+        #expect(Set(first.map(\.name)) == ["soon", "other"])
+        #expect(admission.nextDeadline == at(200))
+        do { let result = admission.expired(at: at(250)); #expect(result.map(\.name) == ["later"]) }
+        #expect(admission.nextDeadline == nil)
+        do { let result = admission.release(host: "a"); #expect(result === never) }
+        do { let result = admission.release(host: "b"); #expect(result == nil) }
+    }
+
+    /// A deadline earlier than every other one still counts once the transfer that had it has left: the
+    /// next look finds nothing due and moves the deadline on.
+    @Test func aStaleDeadlineIsHarmless() {
+        var admission = HostAdmission<Item>(limit: 1)
+        do { let result = admission.tryStart(host: "a"); #expect(result) }
+        let early = Item("early"), late = Item("late")
+        admission.enqueue(early, host: "a", deadline: at(10))
+        admission.enqueue(late, host: "a", deadline: at(500))
+        do { let result = admission.release(host: "a"); #expect(result === early) }
+        #expect(admission.nextDeadline == at(10))
+        do { let result = admission.expired(at: at(20)); #expect(result.isEmpty) }
+        #expect(admission.nextDeadline == at(500))
+    }
+
+    @Test func shuttingDownTakesEveryWaitingTransfer() {
+        var admission = HostAdmission<Item>(limit: 1)
+        do { let result = admission.tryStart(host: "a"); #expect(result) }
+        do { let result = admission.tryStart(host: "b"); #expect(result) }
+        admission.enqueue(Item("a1"), host: "a", deadline: at(5))
+        admission.enqueue(Item("a2"), host: "a", deadline: nil)
+        admission.enqueue(Item("b1"), host: "b", deadline: nil)
+        do { let result = admission.removeAllWaiting(); #expect(result.map(\.name).sorted() == ["a1", "a2", "b1"]) }
+        #expect(admission.nextDeadline == nil)
+        #expect(admission.waiting(host: "a") == 0)
+    }
+
+    /// Random starts, releases, removals and expiries against a plain model: per host, a running count and
+    /// a list in arrival order. The line's storage compacts as it goes; what it hands out must not change.
+    @Test(arguments: [1, 2, 8])
+    func randomOperationsMatchAPlainModel(limit: Int) {
+        var random = SplitMix64(seed: UInt64(limit) &* 7919)
+        var admission = HostAdmission<Item>(limit: limit)
+        var running: [String: Int] = [:]
+        var lines: [String: [(item: Item, deadline: Int?)]] = [:]
+        var clock = 0
+        var made = 0
+        for _ in 0..<20_000 {
+            let host = ["a", "b", "c"][Int(random.next() % 3)]
+            switch random.next() % 10 {
+            case 0...3:
+                let expected = running[host, default: 0] < limit && (lines[host] ?? []).isEmpty
+                let started = admission.tryStart(host: host)
+                #expect(started == expected)
+                if started {
+                    running[host, default: 0] += 1
+                } else {
+                    made += 1
+                    let item = Item("\(host)\(made)")
+                    let deadline: Int? = random.next() % 2 == 0 ? nil : clock + Int(random.next() % 400)
+                    admission.enqueue(item, host: host, deadline: deadline.map(at))
+                    lines[host, default: []].append((item, deadline))
+                }
+            case 4...6:
+                guard running[host, default: 0] > 0 else { continue }
+                let next = admission.release(host: host)
+                if var line = lines[host], !line.isEmpty {
+                    #expect(next === line.removeFirst().item)
+                    lines[host] = line
+                } else {
+                    #expect(next == nil)
+                    running[host, default: 0] -= 1
+                }
+            case 7:
+                guard var line = lines[host], !line.isEmpty else { continue }
+                let index = Int(random.next() % UInt64(line.count))
+                do { let result = admission.remove(line[index].item, host: host); #expect(result) }
+                line.remove(at: index)
+                lines[host] = line
+            default:
+                clock += Int(random.next() % 100)
+                let expired = admission.expired(at: at(clock))
+                var expected: [String] = []
+                for key in lines.keys {
+                    expected += lines[key]!.filter { $0.deadline.map { $0 <= clock } ?? false }.map(\.item.name)
+                    lines[key]!.removeAll { $0.deadline.map { $0 <= clock } ?? false }
+                }
+                #expect(expired.map(\.name).sorted() == expected.sorted())
+            }
+            #expect(admission.running(host: host) == running[host, default: 0])
+            #expect(admission.waiting(host: host) == lines[host]?.count ?? 0)
+        }
+    }
+}
