@@ -16,7 +16,7 @@ struct HostAdmissionTests {
     private func at(_ milliseconds: Int) -> ContinuousClock.Instant { start + .milliseconds(milliseconds) }
 
     @Test func aHostRunsUpToItsLimitAndTheRestWaitInOrder() {
-        var admission = HostAdmission<Item>(limit: 2)
+        var admission = HostAdmission<Item, String>(limit: 2)
         do { let result = admission.tryStart(host: "a:80"); #expect(result) }
         do { let result = admission.tryStart(host: "a:80"); #expect(result) }
         do { let result = admission.tryStart(host: "a:80"); #expect(!result) }
@@ -35,7 +35,7 @@ struct HostAdmissionTests {
     }
 
     @Test func hostsDoNotShareTheirLimit() {
-        var admission = HostAdmission<Item>(limit: 1)
+        var admission = HostAdmission<Item, String>(limit: 1)
         do { let result = admission.tryStart(host: "a:80"); #expect(result) }
         do { let result = admission.tryStart(host: "b:80"); #expect(result) }
         do { let result = admission.tryStart(host: "a:80"); #expect(!result) }
@@ -44,7 +44,7 @@ struct HostAdmissionTests {
 
     /// A slot that frees while others wait goes to the first of them, never to a newcomer.
     @Test func aNewcomerNeverOvertakesTheLine() {
-        var admission = HostAdmission<Item>(limit: 1)
+        var admission = HostAdmission<Item, String>(limit: 1)
         do { let result = admission.tryStart(host: "a"); #expect(result) }
         let waiting = Item("waiting")
         admission.enqueue(waiting, host: "a", deadline: nil)
@@ -53,7 +53,7 @@ struct HostAdmissionTests {
     }
 
     @Test func aRemovedTransferLeavesTheLine() {
-        var admission = HostAdmission<Item>(limit: 1)
+        var admission = HostAdmission<Item, String>(limit: 1)
         do { let result = admission.tryStart(host: "a"); #expect(result) }
         let first = Item("first"), second = Item("second"), third = Item("third")
         for item in [first, second, third] { admission.enqueue(item, host: "a", deadline: nil) }
@@ -67,7 +67,7 @@ struct HostAdmissionTests {
     }
 
     @Test func deadlinesExpireOnlyTheirOwnTransfers() {
-        var admission = HostAdmission<Item>(limit: 1)
+        var admission = HostAdmission<Item, String>(limit: 1)
         do { let result = admission.tryStart(host: "a"); #expect(result) }
         do { let result = admission.tryStart(host: "b"); #expect(result) }
         let soon = Item("soon"), later = Item("later"), never = Item("never"), other = Item("other")
@@ -90,7 +90,7 @@ struct HostAdmissionTests {
     /// A deadline earlier than every other one still counts once the transfer that had it has left: the
     /// next look finds nothing due and moves the deadline on.
     @Test func aStaleDeadlineIsHarmless() {
-        var admission = HostAdmission<Item>(limit: 1)
+        var admission = HostAdmission<Item, String>(limit: 1)
         do { let result = admission.tryStart(host: "a"); #expect(result) }
         let early = Item("early"), late = Item("late")
         admission.enqueue(early, host: "a", deadline: at(10))
@@ -102,7 +102,7 @@ struct HostAdmissionTests {
     }
 
     @Test func shuttingDownTakesEveryWaitingTransfer() {
-        var admission = HostAdmission<Item>(limit: 1)
+        var admission = HostAdmission<Item, String>(limit: 1)
         do { let result = admission.tryStart(host: "a"); #expect(result) }
         do { let result = admission.tryStart(host: "b"); #expect(result) }
         admission.enqueue(Item("a1"), host: "a", deadline: at(5))
@@ -113,12 +113,33 @@ struct HostAdmissionTests {
         #expect(admission.waiting(host: "a") == 0)
     }
 
+    /// A transfer that waits for ever at the head, with thousands expiring or cancelled behind it: the line
+    /// gives their slots back instead of growing with every call.
+    @Test func spentSlotsBehindALongWaiterAreGivenBack() {
+        var admission = HostAdmission<Item, String>(limit: 1)
+        do { let started = admission.tryStart(host: "a"); #expect(started) }
+        let forever = Item("forever")
+        admission.enqueue(forever, host: "a", deadline: nil)
+        for round in 0..<5_000 {
+            let item = Item("\(round)")
+            admission.enqueue(item, host: "a", deadline: round % 2 == 0 ? at(round) : nil)
+            if round % 2 == 0 {
+                do { let gone = admission.expired(at: at(round)); #expect(gone.map(\.name) == ["\(round)"]) }
+            } else {
+                do { let removed = admission.remove(item, host: "a"); #expect(removed) }
+            }
+            #expect(admission.waiting(host: "a") == 1)
+            #expect(admission.storedSlots(host: "a") <= 130, "\(admission.storedSlots(host: "a")) slots for 1 waiting")
+        }
+        do { let next = admission.release(host: "a"); #expect(next === forever) }
+    }
+
     /// Random starts, releases, removals and expiries against a plain model: per host, a running count and
     /// a list in arrival order. The line's storage compacts as it goes; what it hands out must not change.
     @Test(arguments: [1, 2, 8])
     func randomOperationsMatchAPlainModel(limit: Int) {
         var random = SplitMix64(seed: UInt64(limit) &* 7919)
-        var admission = HostAdmission<Item>(limit: limit)
+        var admission = HostAdmission<Item, String>(limit: limit)
         var running: [String: Int] = [:]
         var lines: [String: [(item: Item, deadline: Int?)]] = [:]
         var clock = 0
@@ -164,7 +185,15 @@ struct HostAdmissionTests {
                     lines[key]!.removeAll { $0.deadline.map { $0 <= clock } ?? false }
                 }
                 #expect(expired.map(\.name).sorted() == expected.sorted())
+                // Oldest first within a host: the order in which they arrived.
+                for key in ["a", "b", "c"] {
+                    let ofHost = expired.map(\.name).filter { $0.hasPrefix(key) }
+                    #expect(ofHost == ofHost.sorted { Int($0.dropFirst())! < Int($1.dropFirst())! })
+                }
             }
+            // The next deadline may be early (a transfer with it left), never later than a live one.
+            let earliest = lines.values.flatMap { $0 }.compactMap(\.deadline).min()
+            if let earliest { #expect(admission.nextDeadline.map { $0 <= at(earliest) } ?? false) }
             #expect(admission.running(host: host) == running[host, default: 0])
             #expect(admission.waiting(host: host) == lines[host]?.count ?? 0)
         }

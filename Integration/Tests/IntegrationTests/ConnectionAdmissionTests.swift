@@ -28,7 +28,7 @@ struct ConnectionAdmissionTests {
             self.curl = curl
             self.calls = calls
             holders = (0..<2).map { _ in Task { _ = try? await calls.get("never").response } }
-            // Both holders are on the wire before any test call is made.
+            // Both holders are in libcurl's hands, on the two connections, before any test call is made.
             let sent = await eventually { recorder.events(of: .requestSent).count == 2 }
             #expect(sent, "the two calls to /never were not sent")
         }
@@ -56,7 +56,7 @@ struct ConnectionAdmissionTests {
         #expect(message.contains("no connection") && message.contains("maximumConnectionsPerHost"), "\(message)")
         #expect(elapsed >= .milliseconds(450) && elapsed < TimeBounds.limit(timeouts.request!))
         #expect(host.recorder.events(of: .requestSent).count == 2, "the waiting call was sent")
-        #expect(host.holders.allSatisfy { !$0.isCancelled })
+        #expect(host.recorder.events(of: .taskFailed).count == 1, "a holder ended with the waiting call")
         await host.release()
     }
 
@@ -81,11 +81,20 @@ struct ConnectionAdmissionTests {
         #expect(elapsed < TimeBounds.prompt)
         #expect(host.recorder.events(of: .requestSent).count == 2, "the cancelled call was sent")
 
-        // The two connections are still held: a new call waits too, and fails at its own timeout.
+        // The two connections are still held: a new call waits too, and fails at its own timeout, in the line.
         let timeouts = Timeouts(request: .milliseconds(300))
-        await #expect(throws: CourierError.self) {
-            _ = try await host.calls.get("get", options: RequestOptions(timeouts: timeouts)).response
+        let (later, waited) = await timed { () -> (any Error)? in
+            do {
+                _ = try await host.calls.get("get", options: RequestOptions(timeouts: timeouts)).response
+                return nil
+            } catch {
+                return error
+            }
         }
+        let message = ((later as? CourierError)?.underlyingError as? TransportError)?.message ?? ""
+        #expect(message.contains("no connection"), "\(String(describing: later))")
+        #expect(waited < TimeBounds.limit(timeouts.request!))
+        #expect(host.recorder.events(of: .taskFailed).count == 2, "a holder ended: the cancelled call and the later one only")
         await host.release()
     }
 
@@ -105,6 +114,7 @@ struct ConnectionAdmissionTests {
         #expect(responses.count == 8)
         #expect(responses.allSatisfy { $0.head.status == .ok })
         #expect(elapsed >= .milliseconds(390), "8 calls of 100 ms at 2 per host took \(elapsed)")
+        #expect(elapsed < TimeBounds.limit(.milliseconds(400)))
         await t.shutdown()
     }
 
@@ -112,9 +122,14 @@ struct ConnectionAdmissionTests {
     /// 400 ms answer, is over a 600 ms limit (each part alone is within it).
     @Test func theWaitCountsAgainstTheRequestTimeout() async throws {
         let t = try transport { $0.maximumConnectionsPerHost = 1 }
-        let s = session(Servers.fault, transport: t) { $0.timeouts = Timeouts(request: .seconds(60)) }
+        let recorder = RecordingEventListener()
+        let s = session(Servers.fault, transport: t) {
+            $0.eventListener = recorder
+            $0.timeouts = Timeouts(request: .seconds(60))
+        }
         let holder = Task { try await s.get("slow-headers?delay_ms=400").response }
-        try await Task.sleep(for: .milliseconds(50))
+        let holding = await eventually { recorder.events(of: .requestSent).count == 1 }
+        #expect(holding, "the holder was not sent")
         let timeouts = Timeouts(request: .milliseconds(600))
         let (error, elapsed) = await timed { () -> (any Error)? in
             do {
@@ -126,6 +141,25 @@ struct ConnectionAdmissionTests {
         }
         #expect(transportCode(try #require(error)) == .timedOut)
         #expect(elapsed >= .milliseconds(550) && elapsed < TimeBounds.limit(timeouts.request!))
+        #expect(try await holder.value.head.status == .ok)
+        await t.shutdown()
+    }
+
+    /// A deadline is charged for the wait once: 700 ms in the line, then a 300 ms answer, fit a 1.6 s deadline.
+    /// (Taking the wait off a limit already shortened to what was left of the deadline left 200 ms for the
+    /// answer.)
+    @Test func aDeadlineCountsTheWaitOnce() async throws {
+        let t = try transport { $0.maximumConnectionsPerHost = 1 }
+        let recorder = RecordingEventListener()
+        let s = session(Servers.fault, transport: t) {
+            $0.eventListener = recorder
+            $0.timeouts = Timeouts(request: .seconds(60))
+        }
+        let holder = Task { try await s.get("slow-headers?delay_ms=700").response }
+        let holding = await eventually { recorder.events(of: .requestSent).count == 1 }
+        #expect(holding, "the holder was not sent")
+        let response = try await s.get("slow-headers?delay_ms=300", options: RequestOptions(deadline: .milliseconds(1_600))).response
+        #expect(response.head.status == .ok)
         #expect(try await holder.value.head.status == .ok)
         await t.shutdown()
     }

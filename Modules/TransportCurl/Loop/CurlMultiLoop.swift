@@ -8,12 +8,14 @@ import Synchronization
 /// One libcurl multi handle driven by a dedicated thread. Other threads talk to it only through
 /// ``submit(_:)``; easy and multi handles never leave the thread.
 ///
-/// A pass of the loop: apply queued commands, `curl_multi_perform`, read finished transfers,
-/// then `flush` every transfer a callback touched (resuming continuations, reporting events)
-/// outside of any curl callback, and finally `curl_multi_poll` until a socket or a command wakes it.
+/// A pass of the loop: apply queued commands, fail the transfers whose time ran out while they waited for a
+/// connection, `curl_multi_perform`, read finished transfers, start the waiting transfers their connections
+/// freed, then `flush` every transfer a callback touched (resuming continuations, reporting events)
+/// outside of any curl callback, and finally `curl_multi_poll` until a socket, a command or the next
+/// waiting transfer's deadline wakes it.
 final class CurlMultiLoop: @unchecked Sendable {
-    // @unchecked: `multi`, `active` and `dirty` are touched only on the loop thread; `commands`
-    // is a Locked queue and `asleep`/`stopping` are atomics.
+    // @unchecked: `multi`, `active`, `admission`, `dirty`, `admitted` and the spare lists are touched only on
+    // the loop thread; `commands` is a Locked queue and `asleep`/`stopping` are atomics.
 
     enum Command {
         case job(UnownedJob)
@@ -37,7 +39,7 @@ final class CurlMultiLoop: @unchecked Sendable {
     private var active: [ObjectIdentifier: CurlTransfer] = [:]
     /// Cleartext HTTP/1.1 transfers beyond a host's connection limit wait here, not in libcurl (see
     /// ``HostAdmission`` for why).
-    private var admission: HostAdmission<CurlTransfer>
+    private var admission: HostAdmission<CurlTransfer, CurlOptions.AdmissionKey>
     /// Waiting transfers whose host has a free connection again, to be started after this pass's reads.
     private var admitted: [CurlTransfer] = []
     /// Easy handles of finished transfers, ready again: `curl_easy_init` and `curl_easy_cleanup`
@@ -234,9 +236,9 @@ final class CurlMultiLoop: @unchecked Sendable {
                 curl_multi_timeout(multi, &timeout)
                 var wait = timeout < 0 || active.isEmpty ? 1000 : min(timeout, 1000)
                 if let due = admission.nextDeadline {
-                    // Rounded up, so the pass that wakes finds the deadline passed.
+                    // A millisecond more than what is left, so the pass that wakes finds the deadline passed.
                     let left = ContinuousClock.now.duration(to: due)
-                    wait = min(wait, max(0, Int(left.components.seconds) * 1000 + Int(left.components.attoseconds / 1_000_000_000_000_000) + 1))
+                    wait = left <= .zero ? 0 : min(wait, CurlOptions.milliseconds(left) + 1)
                 }
                 if wait > 0 {
                     var events: Int32 = 0
@@ -268,10 +270,10 @@ final class CurlMultiLoop: @unchecked Sendable {
         case .add(let transfer, let continuation):
             transfer.headContinuation = continuation
             if transfer.endedBeforeStart(loop: self) { return }
-            if let host = transfer.admissionHost, !admission.tryStart(host: host) {
-                let now = ContinuousClock.now
-                transfer.waitingSince = now
-                admission.enqueue(transfer, host: host, deadline: transfer.context.timeouts.request.map { now + $0 })
+            if let key = transfer.admissionKey, !admission.tryStart(host: key) {
+                let deadline = transfer.context.timeouts.request.map { ContinuousClock.now + $0 }
+                transfer.requestDeadline = deadline
+                admission.enqueue(transfer, host: key, deadline: deadline)
                 return
             }
             start(transfer)
@@ -281,7 +283,7 @@ final class CurlMultiLoop: @unchecked Sendable {
         case .cancel(let transfer, let error):
             guard active.removeValue(forKey: ObjectIdentifier(transfer)) != nil else {
                 // Waiting for a connection, or not here yet (its `.add` will find it ended).
-                if let host = transfer.admissionHost { _ = admission.remove(transfer, host: host) }
+                if let key = transfer.admissionKey { _ = admission.remove(transfer, host: key) }
                 transfer.fail(with: error, loop: self)
                 return
             }
@@ -292,13 +294,9 @@ final class CurlMultiLoop: @unchecked Sendable {
         }
     }
 
-    /// Puts a transfer its host admitted into the multi handle. A transfer that ended while it waited (a
-    /// `.cancel` raced its admission) gives its place to the next.
+    /// Puts a transfer into the multi handle: attaches an easy handle and adds it. A transfer that cannot
+    /// start fails, and gives its connection slot to the next one waiting.
     private func start(_ transfer: CurlTransfer) {
-        if let since = transfer.waitingSince {
-            transfer.waitingSince = nil
-            transfer.waited = since.duration(to: ContinuousClock.now)
-        }
         do {
             try transfer.attach(loop: self)
             let code = curl_multi_add_handle(multi, transfer.easyHandle)
@@ -317,10 +315,13 @@ final class CurlMultiLoop: @unchecked Sendable {
     /// A transfer its host admitted has left the multi handle (or never entered it): the next one waiting
     /// for that host may go.
     private func freeConnectionSlot(of transfer: CurlTransfer) {
-        guard let host = transfer.admissionHost, let next = admission.release(host: host) else { return }
+        guard let key = transfer.admissionKey, let next = admission.release(host: key) else { return }
         admitted.append(next)
     }
 
+    /// Starts the waiting transfers that connections freed in this pass. One that ended while it waited (a
+    /// `.cancel` raced its admission), or whose time ran out since the last look, gives its slot to the next
+    /// rather than be sent.
     private func startAdmitted() {
         while !admitted.isEmpty {
             var ready = spareAdmitted
@@ -328,6 +329,9 @@ final class CurlMultiLoop: @unchecked Sendable {
             swap(&admitted, &ready)
             for transfer in ready {
                 if transfer.endedBeforeStart(loop: self) {
+                    freeConnectionSlot(of: transfer)
+                } else if let deadline = transfer.requestDeadline, deadline <= ContinuousClock.now {
+                    transfer.fail(with: noConnectionInTime(transfer), loop: self)
                     freeConnectionSlot(of: transfer)
                 } else {
                     start(transfer)
@@ -344,12 +348,18 @@ final class CurlMultiLoop: @unchecked Sendable {
         let now = ContinuousClock.now
         guard due <= now else { return }
         for transfer in admission.expired(at: now) {
-            let limit = configuration.maximumConnectionsPerHost
-            transfer.fail(with: TransportError(
-                .timedOut,
-                message: "no connection to \(transfer.admissionHost ?? "the host") came free within the request timeout (all \(limit) allowed per host were busy; CurlTransport.Configuration.maximumConnectionsPerHost)"
-            ), loop: self)
+            transfer.fail(with: noConnectionInTime(transfer), loop: self)
         }
+    }
+
+    /// The error of a transfer whose time ran out while it waited for a connection.
+    private func noConnectionInTime(_ transfer: CurlTransfer) -> TransportError {
+        let host = transfer.admissionKey?.authority ?? "the host"
+        let limit = configuration.maximumConnectionsPerHost
+        return TransportError(.timedOut, message: """
+            no connection to \(host) came free within the request's timeout or deadline (all \(limit) allowed \
+            per host were busy; CurlTransport.Configuration.maximumConnectionsPerHost)
+            """)
     }
 
     private func retryPendingPauses() {

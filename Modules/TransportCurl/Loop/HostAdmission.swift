@@ -3,37 +3,41 @@
 /// curl, no clock of its own), so it is tested without sockets; the loop thread owns it.
 ///
 /// Why Courier queues what libcurl would queue itself: libcurl 7.88 parks a transfer over
-/// `CURLMOPT_MAX_HOST_CONNECTIONS` as "pending", and moves it back each time a connection is freed, where
-/// it parses its URL and looks for a connection again. With 16 calls in flight and 8 connections, that
-/// churn cost 20 of the 80 allocations of a small request, and the CPU that goes with them
-/// (docs/performance.md). A transfer that can only ever have a connection of its own (cleartext
-/// HTTP/1.1) needs a free one; Courier holds it until there is one. Transfers that may share a
-/// connection (HTTP/2) are never held here: one connection serves many of them.
+/// `CURLMOPT_MAX_HOST_CONNECTIONS` as "pending" and checks its timeout only when it retries it, which it does
+/// when a connection comes free; so a call behind busy connections could wait far past its timeout (60 s
+/// instead of 0.5 s in `ConnectionAdmissionTests`). A transfer that can only ever have a connection of its own
+/// (HTTP/1.1, or a connection forced fresh) needs a free one; Courier holds it until there is one, and fails
+/// it at its deadline. Transfers that may share a connection (HTTP/2) are never held here: one connection
+/// serves many of them.
 ///
-/// The items are compared by identity (`===`), so one item is never queued twice.
-struct HostAdmission<Item: AnyObject> {
+/// Items are compared by identity (`===`); the caller enqueues an item at most once.
+struct HostAdmission<Item: AnyObject, Key: Hashable> {
     /// A transfer waiting for a connection, and when it gives up.
-    struct Waiting {
+    private struct Waiting {
         let item: Item
         let deadline: ContinuousClock.Instant?
     }
 
+    /// One host's transfers: how many run, and the line of those that wait.
     private struct Host {
         var running = 0
-        /// First come first served; `head` is the next to go, earlier slots are spent.
+        /// First come first served; `head` is the next to go. A removed or expired transfer leaves `nil`
+        /// behind; the slot at `head` is never `nil` while anything waits (`skipSpent` keeps it so).
         var waiting: [Waiting?] = []
         var head = 0
+        /// Transfers really waiting: the line without its `nil`s.
+        var live = 0
 
-        var waitingCount: Int { waiting.count - head }
-        var isIdle: Bool { running == 0 && waitingCount == 0 }
+        var isIdle: Bool { running == 0 && live == 0 }
     }
 
     /// Transfers at once per host; at least 1.
     let limit: Int
-    private var hosts: [String: Host] = [:]
+    private var hosts: [Key: Host] = [:]
     /// No waiting transfer has a deadline before this; a removal may leave it early, never late.
     private(set) var nextDeadline: ContinuousClock.Instant?
 
+    /// A line per host, each admitting `limit` transfers at once.
     init(limit: Int) {
         precondition(limit > 0, "a host admits at least one transfer")
         self.limit = limit
@@ -42,10 +46,10 @@ struct HostAdmission<Item: AnyObject> {
     /// Whether a transfer for `key` may start now; if so, it counts as running until ``release(host:)``.
     /// No: the host's transfers are all running, or others wait before it (then ``enqueue(_:host:deadline:)``
     /// it).
-    mutating func tryStart(host key: String) -> Bool {
+    mutating func tryStart(host key: Key) -> Bool {
         let limit = limit
         return withHost(key) { host in
-            guard host.running < limit, host.waitingCount == 0 else { return false }
+            guard host.running < limit, host.live == 0 else { return false }
             host.running += 1
             return true
         }
@@ -53,17 +57,21 @@ struct HostAdmission<Item: AnyObject> {
 
     /// Puts `item` at the end of `key`'s line, until ``release(host:)`` hands it over, its deadline passes
     /// (``expired(at:)``), or it is ``remove(_:host:)``d.
-    mutating func enqueue(_ item: Item, host key: String, deadline: ContinuousClock.Instant?) {
-        withHost(key) { $0.waiting.append(Waiting(item: item, deadline: deadline)) }
+    mutating func enqueue(_ item: Item, host key: Key, deadline: ContinuousClock.Instant?) {
+        withHost(key) { host in
+            host.waiting.append(Waiting(item: item, deadline: deadline))
+            host.live += 1
+        }
         if let deadline, nextDeadline.map({ deadline < $0 }) ?? true { nextDeadline = deadline }
     }
 
     /// A transfer admitted for `key` left the multi handle: the next waiting one, if any, takes its
     /// place (and must be started by the caller).
-    mutating func release(host key: String) -> Item? {
+    mutating func release(host key: Key) -> Item? {
         withHost(key) { host in
             if let next = Self.popFirst(&host) { return next.item }
-            assert(host.running > 0, "released a host with nothing running")
+            // A second release of one transfer would let limit + 1 run at once.
+            precondition(host.running > 0, "released a host with nothing running")
             host.running -= 1
             return nil
         }
@@ -71,12 +79,13 @@ struct HostAdmission<Item: AnyObject> {
 
     /// Takes `item` out of the waiting line (cancelled, or failed by the loop). False if it was not
     /// waiting: it was admitted, or never came here.
-    mutating func remove(_ item: Item, host key: String) -> Bool {
+    mutating func remove(_ item: Item, host key: Key) -> Bool {
         guard hosts[key] != nil else { return false }
         return withHost(key) { host in
             guard let index = host.waiting[host.head...].firstIndex(where: { $0?.item === item }) else { return false }
             host.waiting[index] = nil
-            if index == host.head { Self.skipSpent(&host) }
+            host.live -= 1
+            Self.skipSpent(&host)
             return true
         }
     }
@@ -93,6 +102,7 @@ struct HostAdmission<Item: AnyObject> {
                 if deadline <= now {
                     expired.append(waiting.item)
                     host.waiting[index] = nil
+                    host.live -= 1
                 } else if earliest.map({ deadline < $0 }) ?? true {
                     earliest = deadline
                 }
@@ -116,8 +126,8 @@ struct HostAdmission<Item: AnyObject> {
     /// Runs `body` on `key`'s entry where it is stored (an entry copied out of the table and changed would
     /// copy its line, one allocation each time), then forgets the entry if nothing runs or waits for the
     /// host any more, so the table does not grow with every host ever called.
-    private mutating func withHost<Result>(_ key: String, _ body: (inout Host) -> Result) -> Result {
-        let index: Dictionary<String, Host>.Index
+    private mutating func withHost<Result>(_ key: Key, _ body: (inout Host) -> Result) -> Result {
+        let index: Dictionary<Key, Host>.Index
         if let found = hosts.index(forKey: key) {
             index = found
         } else {
@@ -129,37 +139,47 @@ struct HostAdmission<Item: AnyObject> {
         return result
     }
 
-    /// `withHost` for every host.
+    /// `withHost` for every host. Walked by index rather than `hosts.indices`, which would hold the table and
+    /// make the first change copy it. No host becomes idle here: one with waiting transfers runs `limit`.
     private mutating func forEachHost(_ body: (inout Host) -> Void) {
-        for index in hosts.indices { body(&hosts.values[index]) }
-        hosts = hosts.filter { !$0.value.isIdle }
+        var index = hosts.startIndex
+        while index != hosts.endIndex {
+            body(&hosts.values[index])
+            index = hosts.index(after: index)
+        }
     }
 
     /// Transfers admitted and not yet released, for `key`.
-    func running(host key: String) -> Int { hosts[key]?.running ?? 0 }
+    func running(host key: Key) -> Int { hosts[key]?.running ?? 0 }
 
     /// Transfers waiting, for `key`.
-    func waiting(host key: String) -> Int {
+    func waiting(host key: Key) -> Int { hosts[key]?.live ?? 0 }
+
+    /// Slots the line of `key` holds, spent ones included (for tests of its compaction).
+    func storedSlots(host key: Key) -> Int {
         guard let host = hosts[key] else { return 0 }
-        return host.waiting[host.head...].count { $0 != nil }
+        return host.waiting.count - host.head
     }
 
     private static func popFirst(_ host: inout Host) -> Waiting? {
         skipSpent(&host)
         guard host.head < host.waiting.count, let first = host.waiting[host.head] else { return nil }
         host.waiting[host.head] = nil
+        host.live -= 1
         skipSpent(&host)
         return first
     }
 
-    /// Moves `head` past removed entries, and gives the spent slots back once they are half the line.
+    /// Moves `head` past spent slots, and drops the spent slots once they are more than half of a line longer
+    /// than 64: a transfer that waits for ever at the head, with others expiring behind it, must not make the
+    /// line grow with every call.
     private static func skipSpent(_ host: inout Host) {
         while host.head < host.waiting.count, host.waiting[host.head] == nil { host.head += 1 }
-        if host.head == host.waiting.count {
+        if host.live == 0 {
             host.waiting.removeAll(keepingCapacity: host.waiting.count <= 64)
             host.head = 0
-        } else if host.head > 64, host.head * 2 > host.waiting.count {
-            host.waiting.removeFirst(host.head)
+        } else if host.waiting.count > 64, host.live * 2 < host.waiting.count {
+            host.waiting = host.waiting[host.head...].filter { $0 != nil }
             host.head = 0
         }
     }

@@ -153,10 +153,7 @@ enum CurlOptions {
         case .http2:
             let cleartext = request.scheme == "http"
             easy.set(CURLOPT_HTTP_VERSION, cleartext ? ccurl_http_version_2_prior_knowledge : ccurl_http_version_2_0)
-            // libcurl before 8.0 fails the second request on a reused prior-knowledge
-            // connection with "Error in the HTTP2 framing layer" (curl issue #10634):
-            // give each such request its own connection.
-            freshConnection = cleartext && ccurl_version_number() < 0x08_00_00
+            freshConnection = priorKnowledgeNeedsFreshConnection(request, options: options)
         }
         easy.set(CURLOPT_FRESH_CONNECT, freshConnection ? 1 : 0)
         easy.set(CURLOPT_FORBID_REUSE, freshConnection ? 1 : 0)
@@ -168,11 +165,15 @@ enum CurlOptions {
         // connection is HTTP/2 from its first byte, so the wait is short there.
         easy.set(CURLOPT_PIPEWAIT, mayMultiplex(request, options: options) ? 1 : 0)
 
-        // Timeouts (0 means curl's default: none, or 300 s to connect). Time spent waiting for a connection
-        // in the loop (`HostAdmission`) counts against the request's limit.
+        // Timeouts (0 means curl's default: none, or 300 s to connect). A transfer that waited for a connection
+        // in the loop (`HostAdmission`) has what is left until the deadline set when it began to wait.
         let timeouts = transfer.context.timeouts
         easy.set(CURLOPT_CONNECTTIMEOUT_MS, timeouts.connect.map(milliseconds) ?? 0)
-        easy.set(CURLOPT_TIMEOUT_MS, timeouts.request.map { milliseconds($0 - transfer.waited) } ?? 0)
+        if let deadline = transfer.requestDeadline {
+            easy.set(CURLOPT_TIMEOUT_MS, milliseconds(ContinuousClock.now.duration(to: deadline)))
+        } else {
+            easy.set(CURLOPT_TIMEOUT_MS, timeouts.request.map(milliseconds) ?? 0)
+        }
         if let lowSpeed = timeouts.lowSpeedTime {
             easy.set(CURLOPT_LOW_SPEED_TIME, max(1, (milliseconds(lowSpeed) + 999) / 1000))
             easy.set(CURLOPT_LOW_SPEED_LIMIT, max(1, timeouts.lowSpeedLimit))
@@ -189,14 +190,44 @@ enum CurlOptions {
             && (request.scheme == "https" || options.httpVersion == .http2)
     }
 
-    /// The host whose connections `request` waits for in the loop (``HostAdmission``), or nil when libcurl
-    /// alone limits them: no per-host limit, a request that may multiplex, or a proxy or Unix socket (whose
-    /// connections libcurl counts under another name).
-    static func admissionHost(of request: HTTPRequest, options: CurlTransport.Configuration) -> String? {
+    /// libcurl before 8.0 fails the second request on a reused prior-knowledge connection with "Error in the
+    /// HTTP2 framing layer" (curl issue #10634): each such request gets its own connection.
+    static func priorKnowledgeNeedsFreshConnection(_ request: HTTPRequest, options: CurlTransport.Configuration) -> Bool {
+        options.httpVersion == .http2 && request.scheme == "http" && ccurl_version_number() < 0x08_00_00
+    }
+
+    /// The line of the loop's ``HostAdmission`` a transfer waits in: libcurl counts connections per scheme,
+    /// host and port, and so does the key (the host lowercased, a default port left out).
+    struct AdmissionKey: Hashable {
+        let secure: Bool
+        let authority: String
+    }
+
+    /// Where `request` waits for a connection of its own in the loop, or nil when libcurl alone limits its
+    /// connections: no per-host limit, a proxy or a Unix socket (whose connections libcurl counts under
+    /// another name), or a request that may share a connection (HTTP/2) and is not forced onto a fresh one
+    /// (prior knowledge before libcurl 8, or a trust evaluator that cannot be recognized again).
+    static func admissionKey(
+        of request: HTTPRequest, options: CurlTransport.Configuration, trustEvaluator: (any ServerTrustEvaluator)?
+    ) -> AdmissionKey? {
         guard options.maximumConnectionsPerHost > 0, options.proxy == nil, options.unixSocketPath == nil,
-              !mayMultiplex(request, options: options)
+              let scheme = request.scheme, let authority = request.authority
         else { return nil }
-        return request.authority
+        let secure = scheme.lowercased() == "https"
+        let freshConnection = priorKnowledgeNeedsFreshConnection(request, options: options)
+            || (secure && trustEvaluator.map { !($0 is any Hashable) } ?? false)
+        guard !mayMultiplex(request, options: options) || freshConnection else { return nil }
+        return AdmissionKey(secure: secure, authority: normalized(authority, secure: secure))
+    }
+
+    /// `authority` as libcurl tells hosts apart: case does not count, nor a port that is the scheme's default.
+    /// Allocation-free for the usual lowercase authority without a default port.
+    private static func normalized(_ authority: String, secure: Bool) -> String {
+        var authority = authority
+        if authority.utf8.contains(where: { $0 >= 0x41 && $0 <= 0x5A }) { authority = authority.lowercased() }
+        let defaultPort = secure ? ":443" : ":80"
+        if authority.hasSuffix(defaultPort) { authority.removeLast(defaultPort.count) }
+        return authority
     }
 
     /// `scheme://authority/path` of a request `CurlTransport.send` checked.
@@ -223,8 +254,12 @@ enum CurlOptions {
         }
     }
 
-    private static func milliseconds(_ duration: Duration) -> Int {
+    /// Whole milliseconds, at least 1 (0 means "no limit" to libcurl), saturating rather than trapping for a
+    /// duration too long for an `Int` of milliseconds.
+    static func milliseconds(_ duration: Duration) -> Int {
         let (seconds, attoseconds) = duration.components
+        guard seconds < Int64.max / 1000 else { return Int.max }
+        guard seconds >= 0 else { return 1 }
         return max(1, Int(seconds) * 1000 + Int(attoseconds / 1_000_000_000_000_000))
     }
 }

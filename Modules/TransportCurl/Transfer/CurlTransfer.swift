@@ -29,16 +29,16 @@ final class CurlTransfer: @unchecked Sendable {
     /// Runs the request's trust evaluator in the TLS handshake (https requests with an evaluator only).
     /// Touched on the loop thread only, like the fields below.
     let trustHook: TrustHook?
-    /// The host whose free connection this transfer waits for before it enters the multi handle, or nil
-    /// (``CurlOptions/admissionHost(of:options:)``).
-    let admissionHost: String?
+    /// The line in which this transfer waits for a free connection before it enters the multi handle, or nil
+    /// (``CurlOptions/admissionKey(of:options:trustEvaluator:)``).
+    let admissionKey: CurlOptions.AdmissionKey?
 
     // Loop thread only
     var easyHandle: UnsafeMutableRawPointer?
-    /// Since when the transfer waits for its host to have a free connection (``HostAdmission``).
-    var waitingSince: ContinuousClock.Instant?
-    /// How long the transfer waited for a connection before it entered the multi handle.
-    var waited: Duration = .zero
+    /// When the request's time is up, for a transfer that waited for a free connection (``HostAdmission``):
+    /// set when it began to wait, from the request's limit at that moment (the call's timeout, or what was
+    /// left of its deadline), so the wait counts once.
+    var requestDeadline: ContinuousClock.Instant?
     var isDirty = false
     /// In the loop's list of transfers whose pause is tried again after the next pass.
     var isPausePending = false
@@ -104,7 +104,7 @@ final class CurlTransfer: @unchecked Sendable {
         } else {
             trustHook = nil
         }
-        admissionHost = CurlOptions.admissionHost(of: request, options: options)
+        admissionKey = CurlOptions.admissionKey(of: request, options: options, trustEvaluator: context.trustEvaluator)
         if case .stream = upload { pump = Locked(nil) } else { pump = nil }
         startPump(body)
         // A strong reference, let go in `finishOnce`: a weak one gave every transfer a side table (one more

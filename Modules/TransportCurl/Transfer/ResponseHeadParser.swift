@@ -136,8 +136,9 @@ struct ResponseHeadParser {
         return .needMore
     }
 
-    /// Whether the bytes after `HTTP/` are a version as RFC 9112 writes it: one digit, or a digit, a dot and a
-    /// digit (`2`, `1.1`). libcurl refuses any other version before a line reaches this parser; the check keeps
+    /// Whether the bytes after `HTTP/` are a version: a digit, a dot and a digit, as RFC 9112 writes it (`1.1`),
+    /// or one digit, as libcurl writes HTTP/2 and HTTP/3 heads (`2`). libcurl refuses any other version before a
+    /// line reaches this parser; the check keeps
     /// the parser as strict on its own, so that bytes such as a combining mark after the slash never make a
     /// version that only looks like one.
     private static func isVersion(_ bytes: UnsafeRawBufferPointer) -> Bool {
