@@ -37,8 +37,8 @@ final class CurlMultiLoop: @unchecked Sendable {
     private var pausePending: [CurlTransfer] = []
     private let asleep = Atomic<Bool>(false)
     private var active: [ObjectIdentifier: CurlTransfer] = [:]
-    /// Cleartext HTTP/1.1 transfers beyond a host's connection limit wait here, not in libcurl (see
-    /// ``HostAdmission`` for why).
+    /// Transfers that need a connection of their own (cleartext HTTP/1.1, a fresh connection) wait here, not
+    /// in libcurl, while their host's connections are all busy (see ``HostAdmission`` for why).
     private var admission: HostAdmission<CurlTransfer, CurlOptions.AdmissionKey>
     /// Waiting transfers whose host has a free connection again, to be started after this pass's reads.
     private var admitted: [CurlTransfer] = []

@@ -199,7 +199,9 @@ enum CurlOptions {
     /// The line of the loop's ``HostAdmission`` a transfer waits in: libcurl counts connections per scheme,
     /// host and port, and so does the key (the host lowercased, a default port left out).
     struct AdmissionKey: Hashable {
+        /// HTTPS rather than HTTP: the two never share a connection.
         let secure: Bool
+        /// Host and port, normalized (``normalized(_:secure:)``).
         let authority: String
     }
 
