@@ -136,6 +136,34 @@ import Testing
         }
     }
 
+    /// Found by the xml fuzz target (Tests/Fuzz/Corpus/xml/empty-cdata-section): an empty CDATA section was no
+    /// event, while the document keeps it as an empty CDATA node, so the two disagreed about `x<![CDATA[]]>tail`.
+    /// It is `.cdata("")` now, joined with CDATA next to it as the document joins them, however the bytes are cut.
+    @Test func anEmptyCDATASectionIsAnEvent() throws {
+        let start = XMLEvent.startElement("a", attributes: [], namespaces: []), end = XMLEvent.endElement("a")
+        let cases: [(String, [XMLEvent], [XMLNode])] = [
+            ("<a>x<![CDATA[]]>tail</a>", [start, .text("x"), .cdata(""), .text("tail"), end], [.text("x"), .cdata(""), .text("tail")]),
+            ("<a><![CDATA[]]></a>", [start, .cdata(""), end], [.cdata("")]),
+            ("<a><![CDATA[]]><![CDATA[y]]><![CDATA[]]></a>", [start, .cdata("y"), end], [.cdata("y")]),
+            ("<a>&#38;<![CDATA[]]><b/></a>", [start, .text("&"), .cdata(""), .startElement("b", attributes: [], namespaces: []), .endElement("b"), end],
+             [.text("&"), .cdata(""), .element(XMLElement(name: "b"))]),
+        ]
+        for (text, expected, children) in cases {
+            let bytes = Array(text.utf8)
+            #expect(try XMLSAXParser(data: Data(bytes)).events() == expected, "\(text)")
+            #expect(try XMLDocument(data: Data(bytes)).root.children == children, "\(text)")
+            for cut in 1..<bytes.count {
+                let parser = try XMLEventParser()
+                let events = try parser.feed(bytes[..<cut]) + parser.feed(bytes[cut...]) + parser.finish()
+                #expect(events == expected, "\(text) cut at \(cut)")
+            }
+            let bytewise = try XMLEventParser()
+            var events: [XMLEvent] = []
+            for byte in bytes { events += try bytewise.feed([byte]) }
+            #expect(try events + bytewise.finish() == expected, "\(text) a byte at a time")
+        }
+    }
+
     @Test func multiByteCharactersSplitAcrossChunks() throws {
         let parser = try XMLEventParser()
         var events = try parser.feed(Data("<a>".utf8) + Data([0xE2, 0x82]))

@@ -63,8 +63,9 @@ enum EventCallbacks {
         // White space libxml2 calls "ignorable" is only so by a DTD's declarations, which
         // Courier does not load: it is text like any other.
         sax.ignorableWhitespace = sax.characters
+        // libxml2 reports an empty CDATA section too, with no bytes (both its pull and push parsers).
         sax.cdataBlock = { context, bytes, count in
-            guard let (state, _) = ParserState.from(context), let bytes, count > 0 else { return }
+            guard let (state, _) = ParserState.from(context), let bytes, count >= 0 else { return }
             state.appendCharacters(bytes, count: Int(count), cdata: true)
         }
         sax.comment = { context, value in

@@ -29,6 +29,9 @@ final class ParserState {
 
     private var characters: [UInt8] = []
     private var charactersAreCDATA = false
+    /// A CDATA section began a run that has no bytes yet: an empty section (`<![CDATA[]]>`) is still an event,
+    /// `.cdata("")`, as it is a node of the document libxml2 builds.
+    private var cdataRunOpen = false
     /// libxml2 interns names in its dictionary, whose strings live as long as the parser and
     /// never move: the same pointer always means the same name, so each one is decoded once
     /// (most of the per-event work otherwise). Only pointers the dictionary owns are cached.
@@ -74,6 +77,7 @@ final class ParserState {
         guard error == nil else { return }
         if cdata != charactersAreCDATA { flushCharacters() }
         charactersAreCDATA = cdata
+        if cdata { cdataRunOpen = true }
         var start = 0
         while start < count {
             // Fill the run up to the limit, cutting only before a character's first byte
@@ -91,7 +95,8 @@ final class ParserState {
     }
 
     func flushCharacters() {
-        guard !characters.isEmpty else { return }
+        defer { cdataRunOpen = false }
+        guard !characters.isEmpty || (charactersAreCDATA && cdataRunOpen) else { return }
         let text = String(decoding: characters, as: UTF8.self)
         events.append(charactersAreCDATA ? .cdata(text) : .text(text))
         characters.removeAll(keepingCapacity: true)
