@@ -114,28 +114,36 @@ struct HostAdmissionTests {
     }
 
     /// A transfer that waits for ever at the head, with thousands expiring or cancelled behind it: the line
-    /// gives their slots back instead of growing with every call.
+    /// gives their slots back instead of growing with every call. (Checked with plain comparisons, one
+    /// expectation at the end: these tests run on the cooperative pool, and thousands of `#expect`s under
+    /// ThreadSanitizer held its threads long enough to starve other suites.)
     @Test func spentSlotsBehindALongWaiterAreGivenBack() {
         var admission = HostAdmission<Item, String>(limit: 1)
         do { let started = admission.tryStart(host: "a"); #expect(started) }
         let forever = Item("forever")
         admission.enqueue(forever, host: "a", deadline: nil)
-        for round in 0..<5_000 {
+        var failures: [String] = []
+        var mostSlots = 0
+        for round in 0..<2_000 {
             let item = Item("\(round)")
             admission.enqueue(item, host: "a", deadline: round % 2 == 0 ? at(round) : nil)
             if round % 2 == 0 {
-                do { let gone = admission.expired(at: at(round)); #expect(gone.map(\.name) == ["\(round)"]) }
-            } else {
-                do { let removed = admission.remove(item, host: "a"); #expect(removed) }
+                let gone = admission.expired(at: at(round))
+                if gone.count != 1 || gone.first !== item { failures.append("round \(round): expired \(gone)") }
+            } else if !admission.remove(item, host: "a") {
+                failures.append("round \(round): not removed")
             }
-            #expect(admission.waiting(host: "a") == 1)
-            #expect(admission.storedSlots(host: "a") <= 130, "\(admission.storedSlots(host: "a")) slots for 1 waiting")
+            if admission.waiting(host: "a") != 1 { failures.append("round \(round): \(admission.waiting(host: "a")) waiting") }
+            mostSlots = max(mostSlots, admission.storedSlots(host: "a"))
         }
+        #expect(failures.isEmpty, "\(failures.prefix(5))")
+        #expect(mostSlots <= 130, "\(mostSlots) slots for 1 waiting")
         do { let next = admission.release(host: "a"); #expect(next === forever) }
     }
 
     /// Random starts, releases, removals and expiries against a plain model: per host, a running count and
-    /// a list in arrival order. The line's storage compacts as it goes; what it hands out must not change.
+    /// a list in arrival order. (The lines stay short here; `spentSlotsBehindALongWaiterAreGivenBack` drives the
+    /// compaction of a long one.)
     @Test(arguments: [1, 2, 8])
     func randomOperationsMatchAPlainModel(limit: Int) {
         var random = SplitMix64(seed: UInt64(limit) &* 7919)
@@ -144,13 +152,17 @@ struct HostAdmissionTests {
         var lines: [String: [(item: Item, deadline: Int?)]] = [:]
         var clock = 0
         var made = 0
-        for _ in 0..<20_000 {
+        var failures: [String] = []
+        for step in 0..<4_000 {
+            func check(_ holds: Bool, _ what: @autoclosure () -> String) {
+                if !holds { failures.append("step \(step): \(what())") }
+            }
             let host = ["a", "b", "c"][Int(random.next() % 3)]
             switch random.next() % 10 {
             case 0...3:
                 let expected = running[host, default: 0] < limit && (lines[host] ?? []).isEmpty
                 let started = admission.tryStart(host: host)
-                #expect(started == expected)
+                check(started == expected, "tryStart \(started)")
                 if started {
                     running[host, default: 0] += 1
                 } else {
@@ -164,16 +176,17 @@ struct HostAdmissionTests {
                 guard running[host, default: 0] > 0 else { continue }
                 let next = admission.release(host: host)
                 if var line = lines[host], !line.isEmpty {
-                    #expect(next === line.removeFirst().item)
+                    let first = line.removeFirst().item
+                    check(next === first, "released \(String(describing: next)), not \(first)")
                     lines[host] = line
                 } else {
-                    #expect(next == nil)
+                    check(next == nil, "released \(String(describing: next)) from an empty line")
                     running[host, default: 0] -= 1
                 }
             case 7:
                 guard var line = lines[host], !line.isEmpty else { continue }
                 let index = Int(random.next() % UInt64(line.count))
-                do { let result = admission.remove(line[index].item, host: host); #expect(result) }
+                check(admission.remove(line[index].item, host: host), "not removed")
                 line.remove(at: index)
                 lines[host] = line
             default:
@@ -184,18 +197,21 @@ struct HostAdmissionTests {
                     expected += lines[key]!.filter { $0.deadline.map { $0 <= clock } ?? false }.map(\.item.name)
                     lines[key]!.removeAll { $0.deadline.map { $0 <= clock } ?? false }
                 }
-                #expect(expired.map(\.name).sorted() == expected.sorted())
+                check(expired.map(\.name).sorted() == expected.sorted(), "expired \(expired), expected \(expected)")
                 // Oldest first within a host: the order in which they arrived.
                 for key in ["a", "b", "c"] {
                     let ofHost = expired.map(\.name).filter { $0.hasPrefix(key) }
-                    #expect(ofHost == ofHost.sorted { Int($0.dropFirst())! < Int($1.dropFirst())! })
+                    check(ofHost == ofHost.sorted { Int($0.dropFirst())! < Int($1.dropFirst())! }, "expired out of order")
                 }
             }
             // The next deadline may be early (a transfer with it left), never later than a live one.
-            let earliest = lines.values.flatMap { $0 }.compactMap(\.deadline).min()
-            if let earliest { #expect(admission.nextDeadline.map { $0 <= at(earliest) } ?? false) }
-            #expect(admission.running(host: host) == running[host, default: 0])
-            #expect(admission.waiting(host: host) == lines[host]?.count ?? 0)
+            if let earliest = lines.values.flatMap({ $0 }).compactMap(\.deadline).min() {
+                check(admission.nextDeadline.map { $0 <= at(earliest) } ?? false, "next deadline late")
+            }
+            check(admission.running(host: host) == running[host, default: 0], "running")
+            check(admission.waiting(host: host) == lines[host]?.count ?? 0, "waiting")
+            if failures.count > 5 { break }
         }
+        #expect(failures.isEmpty, "\(failures)")
     }
 }
