@@ -118,8 +118,12 @@ struct ConnectionAdmissionTests {
         await t.shutdown()
     }
 
-    /// The time a call waited counts against its request timeout once it is sent: waiting 400 ms, then a
-    /// 400 ms answer, is over a 600 ms limit (each part alone is within it).
+    /// The time a call waited counts against its request timeout once it is sent: waiting for a holder that
+    /// answers after 2.9 s, then a 2.5 s answer, is over a 3 s limit, though each part alone is within it (so
+    /// the call is sent with 100 ms left, and fails in libcurl). The wait is what is left of the holder's 2.9 s
+    /// when the test's call starts: a test delayed 400 ms on a busy machine made the first version's 400 ms
+    /// wait short enough to pass (a clean-clone run at `c4083f3`). Here the test may start its call up to
+    /// 2.4 s late.
     @Test func theWaitCountsAgainstTheRequestTimeout() async throws {
         let t = try transport { $0.maximumConnectionsPerHost = 1 }
         let recorder = RecordingEventListener()
@@ -127,20 +131,20 @@ struct ConnectionAdmissionTests {
             $0.eventListener = recorder
             $0.timeouts = Timeouts(request: .seconds(60))
         }
-        let holder = Task { try await s.get("slow-headers?delay_ms=400").response }
+        let holder = Task { try await s.get("slow-headers?delay_ms=2900").response }
         let holding = await eventually { recorder.events(of: .requestSent).count == 1 }
         #expect(holding, "the holder was not sent")
-        let timeouts = Timeouts(request: .milliseconds(600))
+        let timeouts = Timeouts(request: .milliseconds(3_000))
         let (error, elapsed) = await timed { () -> (any Error)? in
             do {
-                _ = try await s.get("slow-headers?delay_ms=400", options: RequestOptions(timeouts: timeouts)).response
+                _ = try await s.get("slow-headers?delay_ms=2500", options: RequestOptions(timeouts: timeouts)).response
                 return nil
             } catch {
                 return error
             }
         }
         #expect(transportCode(try #require(error)) == .timedOut)
-        #expect(elapsed >= .milliseconds(550) && elapsed < TimeBounds.limit(timeouts.request!))
+        #expect(elapsed >= .milliseconds(2_950) && elapsed < TimeBounds.limit(timeouts.request!))
         #expect(try await holder.value.head.status == .ok)
         await t.shutdown()
     }
