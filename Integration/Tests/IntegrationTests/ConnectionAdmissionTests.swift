@@ -125,15 +125,7 @@ struct ConnectionAdmissionTests {
     /// wait short enough to pass (a clean-clone run at `c4083f3`). Here the test may start its call up to
     /// 2.4 s late.
     @Test func theWaitCountsAgainstTheRequestTimeout() async throws {
-        let t = try transport { $0.maximumConnectionsPerHost = 1 }
-        let recorder = RecordingEventListener()
-        let s = session(Servers.fault, transport: t) {
-            $0.eventListener = recorder
-            $0.timeouts = Timeouts(request: .seconds(60))
-        }
-        let holder = Task { try await s.get("slow-headers?delay_ms=2900").response }
-        let holding = await eventually { recorder.events(of: .requestSent).count == 1 }
-        #expect(holding, "the holder was not sent")
+        let (t, s, holder) = try await oneConnectionHeld(forMilliseconds: 2900)
         let timeouts = Timeouts(request: .milliseconds(3_000))
         let (error, elapsed) = await timed { () -> (any Error)? in
             do {
@@ -153,18 +145,27 @@ struct ConnectionAdmissionTests {
     /// (Taking the wait off a limit already shortened to what was left of the deadline left 200 ms for the
     /// answer.)
     @Test func aDeadlineCountsTheWaitOnce() async throws {
+        let (t, s, holder) = try await oneConnectionHeld(forMilliseconds: 700)
+        let response = try await s.get("slow-headers?delay_ms=300", options: RequestOptions(deadline: .milliseconds(1_600))).response
+        #expect(response.head.status == .ok)
+        #expect(try await holder.value.head.status == .ok)
+        await t.shutdown()
+    }
+
+    /// A transport with one connection per host, a session on the fault server, and a call holding that
+    /// connection for `milliseconds` (its answer's delay), already handed to libcurl.
+    private func oneConnectionHeld(
+        forMilliseconds milliseconds: Int
+    ) async throws -> (CurlTransport, Session, Task<DataResponse, any Error>) {
         let t = try transport { $0.maximumConnectionsPerHost = 1 }
         let recorder = RecordingEventListener()
         let s = session(Servers.fault, transport: t) {
             $0.eventListener = recorder
             $0.timeouts = Timeouts(request: .seconds(60))
         }
-        let holder = Task { try await s.get("slow-headers?delay_ms=700").response }
+        let holder = Task { try await s.get("slow-headers?delay_ms=\(milliseconds)").response }
         let holding = await eventually { recorder.events(of: .requestSent).count == 1 }
         #expect(holding, "the holder was not sent")
-        let response = try await s.get("slow-headers?delay_ms=300", options: RequestOptions(deadline: .milliseconds(1_600))).response
-        #expect(response.head.status == .ok)
-        #expect(try await holder.value.head.status == .ok)
-        await t.shutdown()
+        return (t, s, holder)
     }
 }
