@@ -40,6 +40,9 @@ final class CurlMultiLoop: @unchecked Sendable {
     /// Transfers that need a connection of their own (cleartext HTTP/1.1, a fresh connection) wait here, not
     /// in libcurl, while their host's connections are all busy (see ``HostAdmission`` for why).
     private var admission: HostAdmission<CurlTransfer, CurlOptions.AdmissionKey>
+    /// The request deadlines of the transfers in the multi handle, for those libcurl would let wait past them
+    /// (see ``OverdueWatch`` for why).
+    private var overdueWatch = OverdueWatch()
     /// Waiting transfers whose host has a free connection again, to be started after this pass's reads.
     private var admitted: [CurlTransfer] = []
     /// Easy handles of finished transfers, ready again: `curl_easy_init` and `curl_easy_cleanup`
@@ -226,6 +229,7 @@ final class CurlMultiLoop: @unchecked Sendable {
             curl_multi_perform(multi, &running)
             retryPendingPauses()
             readFinished()
+            failOverdue()
             startAdmitted()
             flushDirty()
 
@@ -235,11 +239,8 @@ final class CurlMultiLoop: @unchecked Sendable {
                 var timeout = 0
                 curl_multi_timeout(multi, &timeout)
                 var wait = timeout < 0 || active.isEmpty ? 1000 : min(timeout, 1000)
-                if let due = admission.nextDeadline {
-                    // A millisecond more than what is left, so the pass that wakes finds the deadline passed.
-                    let left = ContinuousClock.now.duration(to: due)
-                    wait = left <= .zero ? 0 : min(wait, CurlOptions.milliseconds(left) + 1)
-                }
+                if let due = admission.nextDeadline { wait = Self.milliseconds(wait, endingAfter: due) }
+                if !active.isEmpty, let due = overdueWatch.nextCheck { wait = Self.milliseconds(wait, endingAfter: due) }
                 if wait > 0 {
                     var events: Int32 = 0
                     curl_multi_poll(multi, nil, 0, Int32(wait), &events)
@@ -261,6 +262,12 @@ final class CurlMultiLoop: @unchecked Sendable {
         curl_multi_cleanup(multi)
         Self.running.withLock { _ = $0.removeValue(forKey: ObjectIdentifier(self)) }
         markStopped()
+    }
+
+    /// A wait of `milliseconds`, cut to end a millisecond after `due`, so the pass that wakes finds it passed.
+    private static func milliseconds(_ milliseconds: Int, endingAfter due: ContinuousClock.Instant) -> Int {
+        let left = ContinuousClock.now.duration(to: due)
+        return left <= .zero ? 0 : min(milliseconds, CurlOptions.milliseconds(left) + 1)
     }
 
     private func apply(_ command: Command) {
@@ -305,6 +312,7 @@ final class CurlMultiLoop: @unchecked Sendable {
             }
             active[ObjectIdentifier(transfer)] = transfer
             transfer.started(loop: self)
+            watchDeadline(of: transfer)
         } catch {
             recycle(transfer.takeHandle())
             transfer.fail(with: error, loop: self)
@@ -340,6 +348,48 @@ final class CurlMultiLoop: @unchecked Sendable {
             ready.removeAll(keepingCapacity: true)
             spareAdmitted = ready
         }
+    }
+
+    /// Gives a transfer that entered the multi handle its request deadline, if it has a limit, and watches it.
+    /// Read after `attach` set libcurl's timeout, so libcurl's deadline is never the later one. A transfer that
+    /// waited in ``HostAdmission`` has its deadline from then.
+    private func watchDeadline(of transfer: CurlTransfer) {
+        if transfer.requestDeadline == nil {
+            guard let limit = transfer.context.timeouts.request else { return }
+            transfer.requestDeadline = ContinuousClock.now + limit
+        }
+        if let deadline = transfer.requestDeadline { overdueWatch.watch(deadline: deadline) }
+    }
+
+    /// Fails the transfers that libcurl still holds well after their request deadline (see ``OverdueWatch``).
+    /// Runs after `readFinished`, so a transfer libcurl timed out in this pass ends with libcurl's own error.
+    private func failOverdue() {
+        let now = ContinuousClock.now
+        guard overdueWatch.mayBeOverdue(at: now) else { return }
+        for transfer in overdueWatch.overdue(in: active.values, deadline: { $0.requestDeadline }, at: now) {
+            let error = overdueError(transfer)
+            active.removeValue(forKey: ObjectIdentifier(transfer))
+            detach(transfer)
+            transfer.fail(with: error, loop: self)
+        }
+    }
+
+    /// The error of a transfer libcurl had not ended by its deadline. Built before the transfer leaves the
+    /// multi handle: its connection information tells whether it ever had a connection.
+    private func overdueError(_ transfer: CurlTransfer) -> TransportError {
+        guard transfer.neverConnected else {
+            return TransportError(.timedOut, message: """
+                the request's timeout or deadline passed and libcurl had not ended the transfer (ended by \
+                Courier's own check, \(OverdueWatch.grace) later)
+                """)
+        }
+        let perHost = configuration.maximumConnectionsPerHost
+        let total = configuration.maximumTotalConnections
+        return TransportError(.timedOut, message: """
+            no connection came free within the request's timeout or deadline: libcurl held the call while the \
+            connections it may open were busy (CurlTransport.Configuration.maximumConnectionsPerHost \(perHost), \
+            maximumTotalConnections \(total == 0 ? "unlimited" : String(total)))
+            """)
     }
 
     /// Fails every waiting transfer whose request timeout passed before its host had a free connection.

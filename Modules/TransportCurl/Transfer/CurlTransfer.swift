@@ -35,9 +35,9 @@ final class CurlTransfer: @unchecked Sendable {
 
     // Loop thread only
     var easyHandle: UnsafeMutableRawPointer?
-    /// When the request's time is up, for a transfer that waited for a free connection (``HostAdmission``):
-    /// set when it began to wait, from the request's limit at that moment (the call's timeout, or what was
-    /// left of its deadline), so the wait counts once.
+    /// When the request's time is up, if it has a limit (the call's timeout, or what was left of its deadline).
+    /// A transfer that waited for a free connection (``HostAdmission``) has it from when it began to wait, so
+    /// the wait counts once; any other, from when it entered the multi handle (for ``OverdueWatch``).
     var requestDeadline: ContinuousClock.Instant?
     var isDirty = false
     /// In the loop's list of transfers whose pause is tried again after the next pass.
@@ -209,6 +209,14 @@ final class CurlTransfer: @unchecked Sendable {
         return nil
     }
     var bodyLength: Int64? { uploadLength }
+
+    /// Whether libcurl never gave the transfer a connection (no peer address, no connect time): it waited for
+    /// one. Loop thread, while the transfer is in the multi handle.
+    var neverConnected: Bool {
+        guard let easyHandle else { return true }
+        let easy = CurlEasy(unsafeRaw: easyHandle)
+        return (easy.info(string: CURLINFO_PRIMARY_IP) ?? "").isEmpty && (easy.info(offset: CURLINFO_CONNECT_TIME_T) ?? 0) == 0
+    }
 
     /// Added to the multi handle: the request is on its way.
     func started(loop: CurlMultiLoop) {

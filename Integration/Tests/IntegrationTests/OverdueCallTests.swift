@@ -1,0 +1,151 @@
+import CourierCore
+import CourierCurl
+import CourierTesting
+import Foundation
+import HTTPTypes
+import Testing
+
+/// Calls that libcurl itself holds for a connection (it checks their timeout only when a connection frees) still
+/// fail at their own timeout: Courier's loop fails a transfer libcurl has not ended a grace period after its
+/// deadline (`OverdueWatch`). Two ways to get there that Courier's own line (`HostAdmission`) does not hold back:
+/// the total connection limit across hosts, and a forward proxy, whose connections libcurl counts as the proxy's
+/// host's. The connection is held by a call to the fault server's `/never` with a 20 s timeout, which is when a
+/// held call would fail without the check.
+@Suite("Calls libcurl holds past their timeout")
+struct OverdueCallTests {
+    private static let holderTimeouts = Timeouts(request: .seconds(20))
+    private static let callTimeouts = Timeouts(request: .milliseconds(500))
+    /// `OverdueWatch.grace`: how long after its deadline the loop fails a call libcurl has not ended.
+    private static let watchGrace = Duration.milliseconds(100)
+
+    /// One connection in all (`maximumTotalConnections`), held by a call to 127.0.0.1; a call to `localhost`
+    /// (another host, so Courier's per-host line lets it through) waits in libcurl.
+    @Test func aCallBeyondTheTotalLimitFailsAtItsTimeout() async throws {
+        let t = try transport { $0.maximumTotalConnections = 1 }
+        let holder = try await heldConnection(base: Servers.fault, transport: t)
+        let other = session(Servers.fault.replacingOccurrences(of: "127.0.0.1", with: "localhost"), transport: t)
+
+        let (error, elapsed) = await failure { try other.get("health", options: RequestOptions(timeouts: Self.callTimeouts)) }
+        #expect(transportCode(try #require(error)) == .timedOut)
+        let message = transportMessage(error)
+        #expect(message.contains("no connection came free") && message.contains("maximumTotalConnections 1"), "\(message)")
+        #expect(elapsed >= .milliseconds(450) && elapsed < TimeBounds.limit(Self.callTimeouts.request! + Self.watchGrace))
+        #expect(holder.recorder.events(of: .taskFailed).isEmpty, "the holder ended with the held call")
+
+        // The transport is still usable: once the holder lets go, a call to the other host goes through.
+        await holder.release()
+        let response = try await other.get("health", options: RequestOptions(timeouts: Self.holderTimeouts)).response
+        #expect(response.head.status == .ok)
+        await t.shutdown()
+    }
+
+    /// One connection per host through the proxy: libcurl counts the proxy's connections under the proxy's
+    /// host, so a second call through it waits in libcurl, whatever its target.
+    @Test func aCallWaitingForTheProxysConnectionFailsAtItsTimeout() async throws {
+        let t = try transport {
+            $0.proxy = Servers.proxy
+            $0.maximumConnectionsPerHost = 1
+        }
+        let holder = try await heldConnection(base: Servers.fault, transport: t)
+
+        let (error, elapsed) = await failure {
+            try holder.session.get("health", options: RequestOptions(timeouts: Self.callTimeouts))
+        }
+        #expect(transportCode(try #require(error)) == .timedOut)
+        let message = transportMessage(error)
+        #expect(message.contains("no connection came free") && message.contains("maximumConnectionsPerHost 1"), "\(message)")
+        #expect(elapsed >= .milliseconds(450) && elapsed < TimeBounds.limit(Self.callTimeouts.request! + Self.watchGrace))
+
+        await holder.release()
+        let response = try await holder.session.get("health", options: RequestOptions(timeouts: Self.holderTimeouts)).response
+        #expect(response.head.status == .ok)
+        #expect(response.head.headerFields[HTTPField.Name("Via")!] == "1.1 courier-test-proxy")
+        await t.shutdown()
+    }
+
+    /// A transfer libcurl runs ends at its timeout in libcurl, with libcurl's error, not the watch's: the
+    /// watch gives libcurl its grace first.
+    @Test func aRunningCallEndsWithLibcurlsOwnTimeout() async throws {
+        let t = try transport { _ in }
+        let s = session(Servers.fault, transport: t)
+        let (error, elapsed) = await failure { try s.get("never", options: RequestOptions(timeouts: Self.callTimeouts)) }
+        #expect(transportCode(try #require(error)) == .timedOut)
+        let message = transportMessage(error)
+        #expect(!message.contains("no connection came free") && !message.contains("Courier's own check"), "\(message)")
+        #expect(elapsed >= .milliseconds(450) && elapsed < TimeBounds.limit(Self.callTimeouts.request!))
+        await t.shutdown()
+    }
+
+    /// A suspended call is paused in libcurl, not held, and still ends at its request timeout: the limit is
+    /// for the whole call, suspended time included. (Checked by hand with the watch switched off: libcurl times
+    /// out a paused transfer itself, and the message is libcurl's.)
+    @Test func aSuspendedCallStillEndsAtItsRequestTimeout() async throws {
+        let t = try transport { _ in }
+        let s = session(Servers.fault, transport: t)
+        let timeouts = Timeouts(request: .seconds(1))
+        let task = try s.get("drip?bytes=100&interval_ms=50", options: RequestOptions(timeouts: timeouts))
+        let clock = ContinuousClock()
+        let start = clock.now
+        task.resume()
+        let receiving = await eventually { task.task.downloadProgress.completed > 0 }
+        #expect(receiving, "no body byte arrived")
+        task.task.suspend()
+        let error: (any Error)?
+        do {
+            _ = try await task.response
+            error = nil
+        } catch let thrown {
+            error = thrown
+        }
+        let elapsed = clock.now - start
+        #expect(transportCode(try #require(error)) == .timedOut)
+        #expect(!transportMessage(error).contains("Courier's own check"), "\(transportMessage(error))")
+        #expect(elapsed >= .milliseconds(950) && elapsed < TimeBounds.limit(timeouts.request! + Self.watchGrace))
+        await t.shutdown()
+    }
+
+    // MARK: Helpers
+
+    /// A call to `/never` that holds a connection of `transport`, already handed to libcurl, and the session
+    /// it was made on.
+    private struct HeldConnection {
+        let session: Session
+        let recorder: RecordingEventListener
+        let call: Task<Void, Never>
+
+        func release() async {
+            call.cancel()
+            await call.value
+        }
+    }
+
+    private func heldConnection(base: String, transport: CurlTransport) async throws -> HeldConnection {
+        let recorder = RecordingEventListener()
+        let s = session(base, transport: transport) {
+            $0.eventListener = recorder
+            $0.timeouts = Self.holderTimeouts
+        }
+        let call = Task { _ = try? await s.get("never").response }
+        let sent = await eventually { recorder.events(of: .requestSent).count == 1 }
+        #expect(sent, "the call to /never was not sent")
+        // Handed to libcurl is not yet connected: give libcurl a moment to open the connection, so the test's
+        // call finds it taken rather than racing it for the one connection.
+        try await Task.sleep(for: .milliseconds(200))
+        return HeldConnection(session: s, recorder: recorder, call: call)
+    }
+
+    private func failure(_ call: () throws -> DataTask) async -> ((any Error)?, Duration) {
+        await timed { () -> (any Error)? in
+            do {
+                _ = try await call().response
+                return nil
+            } catch {
+                return error
+            }
+        }
+    }
+
+    private func transportMessage(_ error: (any Error)?) -> String {
+        ((error as? CourierError)?.underlyingError as? TransportError)?.message ?? ""
+    }
+}
