@@ -7,10 +7,10 @@ import Testing
 
 /// Calls that libcurl itself holds for a connection (it checks their timeout only when a connection frees) still
 /// fail at their own timeout: Courier's loop fails a transfer libcurl has not ended a grace period after its
-/// deadline (`OverdueWatch`). Two ways to get there that Courier's own line (`HostAdmission`) does not hold back:
-/// the total connection limit across hosts, and a forward proxy, whose connections libcurl counts as the proxy's
-/// host's. The connection is held by a call to the fault server's `/never` with a 20 s timeout, which is when a
-/// held call would fail without the check.
+/// deadline (`OverdueWatch`). Three ways to get there that Courier's own line (`HostAdmission`) does not hold
+/// back: the total connection limit across hosts, a forward proxy (libcurl counts its connections as the proxy
+/// host's), and a Unix socket. The connection is held by a call to the fault server's `/never` with a 20 s
+/// timeout, or to httpbin's `/delay/10`: without the check, a held call fails only when the holder ends.
 @Suite("Calls libcurl holds past their timeout")
 struct OverdueCallTests {
     private static let holderTimeouts = Timeouts(request: .seconds(20))
@@ -63,6 +63,29 @@ struct OverdueCallTests {
         await t.shutdown()
     }
 
+    /// One connection per host through nginx's Unix socket, held by httpbin's `/delay/10` (nginx passes it on):
+    /// libcurl holds a second call, which Courier's line never sees (its connections are not per host and port).
+    @Test func aCallWaitingForTheUnixSocketsConnectionFailsAtItsTimeout() async throws {
+        let t = try transport {
+            $0.unixSocketPath = Servers.unixSocket
+            $0.maximumConnectionsPerHost = 1
+        }
+        let holder = try await heldConnection(base: "http://localhost", path: "delay/10", transport: t)
+
+        let (error, elapsed) = await failure {
+            try holder.session.get("get", options: RequestOptions(timeouts: Self.callTimeouts))
+        }
+        #expect(transportCode(try #require(error)) == .timedOut)
+        let message = transportMessage(error)
+        #expect(message.contains("no connection came free"), "\(message)")
+        #expect(elapsed >= .milliseconds(450) && elapsed < TimeBounds.limit(Self.callTimeouts.request! + Self.watchGrace))
+
+        await holder.release()
+        let response = try await holder.session.get("get", options: RequestOptions(timeouts: Self.holderTimeouts)).response
+        #expect(response.head.status == .ok)
+        await t.shutdown()
+    }
+
     /// A transfer libcurl runs ends at its timeout in libcurl, with libcurl's error, not the watch's: the
     /// watch gives libcurl its grace first.
     @Test func aRunningCallEndsWithLibcurlsOwnTimeout() async throws {
@@ -106,8 +129,8 @@ struct OverdueCallTests {
 
     // MARK: Helpers
 
-    /// A call to `/never` that holds a connection of `transport`, already handed to libcurl, and the session
-    /// it was made on.
+    /// A call to `path` (by default the fault server's `/never`) that holds a connection of `transport`, already
+    /// handed to libcurl, and the session it was made on.
     private struct HeldConnection {
         let session: Session
         let recorder: RecordingEventListener
@@ -119,13 +142,13 @@ struct OverdueCallTests {
         }
     }
 
-    private func heldConnection(base: String, transport: CurlTransport) async throws -> HeldConnection {
+    private func heldConnection(base: String, path: String = "never", transport: CurlTransport) async throws -> HeldConnection {
         let recorder = RecordingEventListener()
         let s = session(base, transport: transport) {
             $0.eventListener = recorder
             $0.timeouts = Self.holderTimeouts
         }
-        let call = Task { _ = try? await s.get("never").response }
+        let call = Task { _ = try? await s.get(path).response }
         let sent = await eventually { recorder.events(of: .requestSent).count == 1 }
         #expect(sent, "the call to /never was not sent")
         // Handed to libcurl is not yet connected: give libcurl a moment to open the connection, so the test's
