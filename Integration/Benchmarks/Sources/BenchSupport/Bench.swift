@@ -41,8 +41,17 @@ public func unsupported(_ workload: Workload, client: String) -> Never {
     exit(2)
 }
 
-/// Runs `count` operations with at most `concurrency` in flight.
+/// How the Swift clients keep `concurrency` calls in flight: a child task per call (the default, as a server makes
+/// a task per incoming request), or `COURIER_BENCH_SHAPE=workers`: `concurrency` tasks, each making its share of
+/// the calls one after the other, so no task is made per call (docs/performance.md shows what the difference is).
+public let workersShape = ProcessInfo.processInfo.environment["COURIER_BENCH_SHAPE"] == "workers"
+
+/// Runs `count` operations with at most `concurrency` in flight (see ``workersShape`` for how).
 public func runConcurrently(count: Int, concurrency: Int, _ operation: @escaping @Sendable () async throws -> Void) async throws {
+    if workersShape {
+        try await runWorkers(count: count, workers: min(concurrency, count), operation)
+        return
+    }
     try await withThrowingTaskGroup(of: Void.self) { group in
         var started = 0
         while started < min(concurrency, count) {
@@ -55,6 +64,20 @@ public func runConcurrently(count: Int, concurrency: Int, _ operation: @escaping
                 started += 1
             }
         }
+    }
+}
+
+/// `workers` tasks, each running its share of `count` operations in sequence.
+private func runWorkers(count: Int, workers: Int, _ operation: @escaping @Sendable () async throws -> Void) async throws {
+    guard workers > 0 else { return }
+    try await withThrowingTaskGroup(of: Void.self) { group in
+        for worker in 0..<workers {
+            let share = count / workers + (worker < count % workers ? 1 : 0)
+            group.addTask {
+                for _ in 0..<share { try await operation() }
+            }
+        }
+        try await group.waitForAll()
     }
 }
 
