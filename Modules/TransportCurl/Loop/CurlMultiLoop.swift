@@ -9,13 +9,14 @@ import Synchronization
 /// ``submit(_:)``; easy and multi handles never leave the thread.
 ///
 /// A pass of the loop: apply queued commands, fail the transfers whose time ran out while they waited for a
-/// connection, `curl_multi_perform`, read finished transfers, start the waiting transfers their connections
-/// freed, then `flush` every transfer a callback touched (resuming continuations, reporting events)
-/// outside of any curl callback, and finally `curl_multi_poll` until a socket, a command or the next
-/// waiting transfer's deadline wakes it.
+/// connection, `curl_multi_perform`, read finished transfers, fail those libcurl still holds well past their
+/// request deadline (``OverdueWatch``), start the waiting transfers their connections freed, then `flush` every
+/// transfer a callback touched (resuming continuations, reporting events) outside of any curl callback, and
+/// finally `curl_multi_poll` until a socket, a command, the next waiting transfer's deadline or the watch's
+/// next check wakes it.
 final class CurlMultiLoop: @unchecked Sendable {
-    // @unchecked: `multi`, `active`, `admission`, `dirty`, `admitted` and the spare lists are touched only on
-    // the loop thread; `commands` is a Locked queue and `asleep`/`stopping` are atomics.
+    // @unchecked: `multi`, `active`, `admission`, `overdueWatch`, `dirty`, `admitted`, `unstamped` and the spare
+    // lists are touched only on the loop thread; `commands` is a Locked queue and `asleep`/`stopping` are atomics.
 
     enum Command {
         case job(UnownedJob)
@@ -43,6 +44,9 @@ final class CurlMultiLoop: @unchecked Sendable {
     /// The request deadlines of the transfers in the multi handle, for those libcurl would let wait past them
     /// (see ``OverdueWatch`` for why).
     private var overdueWatch = OverdueWatch()
+    /// Transfers with a request limit added since the last `curl_multi_perform`: their limit counts from the
+    /// next one, as libcurl's does (``stampOverdueDeadlines()``).
+    private var unstamped: [CurlTransfer] = []
     /// Waiting transfers whose host has a free connection again, to be started after this pass's reads.
     private var admitted: [CurlTransfer] = []
     /// Easy handles of finished transfers, ready again: `curl_easy_init` and `curl_easy_cleanup`
@@ -56,6 +60,7 @@ final class CurlMultiLoop: @unchecked Sendable {
     private var spareCommands: [Command] = []
     private var spareDirty: [CurlTransfer] = []
     private var spareAdmitted: [CurlTransfer] = []
+    private var spareUnstamped: [CurlTransfer] = []
     /// Trust evaluators seen, each with the tag that keeps its connections apart (``trustTag(for:)``).
     private var trustTags: [AnyHashable: Int] = [:]
     private var nextTrustTag = 1
@@ -220,6 +225,7 @@ final class CurlMultiLoop: @unchecked Sendable {
                     transfer.fail(with: Self.shutDownError, loop: self)
                 }
                 admitted.removeAll()
+                unstamped.removeAll()
                 active.removeAll()
                 pausePending.removeAll()
                 flushDirty()
@@ -227,6 +233,7 @@ final class CurlMultiLoop: @unchecked Sendable {
             }
             expireWaiting()
             curl_multi_perform(multi, &running)
+            stampOverdueDeadlines()
             retryPendingPauses()
             readFinished()
             failOverdue()
@@ -312,7 +319,7 @@ final class CurlMultiLoop: @unchecked Sendable {
             }
             active[ObjectIdentifier(transfer)] = transfer
             transfer.started(loop: self)
-            watchDeadline(of: transfer)
+            if transfer.libcurlTimeoutMilliseconds > 0 { unstamped.append(transfer) }
         } catch {
             recycle(transfer.takeHandle())
             transfer.fail(with: error, loop: self)
@@ -350,23 +357,32 @@ final class CurlMultiLoop: @unchecked Sendable {
         }
     }
 
-    /// Gives a transfer that entered the multi handle its request deadline, if it has a limit, and watches it.
-    /// Read after `attach` set libcurl's timeout, so libcurl's deadline is never the later one. A transfer that
-    /// waited in ``HostAdmission`` has its deadline from then.
-    private func watchDeadline(of transfer: CurlTransfer) {
-        if transfer.requestDeadline == nil {
-            guard let limit = transfer.context.timeouts.request else { return }
-            transfer.requestDeadline = ContinuousClock.now + limit
+    /// Gives the transfers added before this pass's `curl_multi_perform` their deadline for ``OverdueWatch``:
+    /// libcurl starts a transfer's clock in the first `curl_multi_perform` after it was added, so a limit
+    /// counted from after that perform is never earlier than libcurl's. (Counted from the add, a batch of
+    /// commands, or the flush between a waiting transfer's start and the next pass, could put it earlier.)
+    private func stampOverdueDeadlines() {
+        guard !unstamped.isEmpty else { return }
+        var stamped = spareUnstamped
+        spareUnstamped = []
+        swap(&unstamped, &stamped)
+        let now = ContinuousClock.now
+        for transfer in stamped {
+            let deadline = now + .milliseconds(transfer.libcurlTimeoutMilliseconds)
+            transfer.overdueDeadline = deadline
+            overdueWatch.watch(deadline: deadline)
         }
-        if let deadline = transfer.requestDeadline { overdueWatch.watch(deadline: deadline) }
+        stamped.removeAll(keepingCapacity: true)
+        spareUnstamped = stamped
     }
 
     /// Fails the transfers that libcurl still holds well after their request deadline (see ``OverdueWatch``).
     /// Runs after `readFinished`, so a transfer libcurl timed out in this pass ends with libcurl's own error.
     private func failOverdue() {
+        guard overdueWatch.nextCheck != nil else { return }   // no clock read while nothing is watched
         let now = ContinuousClock.now
         guard overdueWatch.mayBeOverdue(at: now) else { return }
-        for transfer in overdueWatch.overdue(in: active.values, deadline: { $0.requestDeadline }, at: now) {
+        for transfer in overdueWatch.overdue(in: active.values, deadline: { $0.overdueDeadline }, at: now) {
             let error = overdueError(transfer)
             active.removeValue(forKey: ObjectIdentifier(transfer))
             detach(transfer)
@@ -383,12 +399,13 @@ final class CurlMultiLoop: @unchecked Sendable {
                 Courier's own check, \(OverdueWatch.grace) later)
                 """)
         }
-        let perHost = configuration.maximumConnectionsPerHost
-        let total = configuration.maximumTotalConnections
+        func limit(_ value: Int) -> String { value == 0 ? "unlimited" : String(value) }
+        let perHost = limit(configuration.maximumConnectionsPerHost)
+        let total = limit(configuration.maximumTotalConnections)
         return TransportError(.timedOut, message: """
             no connection came free within the request's timeout or deadline: libcurl held the call while the \
             connections it may open were busy (CurlTransport.Configuration.maximumConnectionsPerHost \(perHost), \
-            maximumTotalConnections \(total == 0 ? "unlimited" : String(total)))
+            maximumTotalConnections \(total))
             """)
     }
 

@@ -8,7 +8,8 @@
 /// transfers it can predict out of that state; the others (HTTPS that the server answers over HTTP/1.1,
 /// calls through a proxy or a Unix socket, calls beyond the total limit) could still wait far past their
 /// timeout. This watch fails them soon after it. A transfer libcurl does run ends at its deadline in libcurl
-/// first (with libcurl's own error), because the watch waits ``grace`` longer.
+/// first (with libcurl's own error): the loop counts each limit from after the `curl_multi_perform` in which
+/// libcurl started the transfer and its clock, and the watch waits ``grace`` longer still.
 ///
 /// Deadlines are kept only as the earliest one: the loop looks through its transfers when that passes (with
 /// the grace), not on every pass, so a call costs one comparison here.

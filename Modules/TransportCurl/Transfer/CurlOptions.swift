@@ -170,10 +170,11 @@ enum CurlOptions {
         let timeouts = transfer.context.timeouts
         easy.set(CURLOPT_CONNECTTIMEOUT_MS, timeouts.connect.map(milliseconds) ?? 0)
         if let deadline = transfer.requestDeadline {
-            easy.set(CURLOPT_TIMEOUT_MS, milliseconds(ContinuousClock.now.duration(to: deadline)))
+            transfer.libcurlTimeoutMilliseconds = milliseconds(ContinuousClock.now.duration(to: deadline))
         } else {
-            easy.set(CURLOPT_TIMEOUT_MS, timeouts.request.map(milliseconds) ?? 0)
+            transfer.libcurlTimeoutMilliseconds = timeouts.request.map(milliseconds) ?? 0
         }
+        easy.set(CURLOPT_TIMEOUT_MS, transfer.libcurlTimeoutMilliseconds)
         if let lowSpeed = timeouts.lowSpeedTime {
             easy.set(CURLOPT_LOW_SPEED_TIME, max(1, (milliseconds(lowSpeed) + 999) / 1000))
             easy.set(CURLOPT_LOW_SPEED_LIMIT, max(1, timeouts.lowSpeedLimit))

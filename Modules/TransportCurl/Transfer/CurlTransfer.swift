@@ -35,10 +35,15 @@ final class CurlTransfer: @unchecked Sendable {
 
     // Loop thread only
     var easyHandle: UnsafeMutableRawPointer?
-    /// When the request's time is up, if it has a limit (the call's timeout, or what was left of its deadline).
-    /// A transfer that waited for a free connection (``HostAdmission``) has it from when it began to wait, so
-    /// the wait counts once; any other, from when it entered the multi handle (for ``OverdueWatch``).
+    /// When the request's time is up, for a transfer that waited for a free connection (``HostAdmission``):
+    /// set when it began to wait, from the request's limit at that moment (the call's timeout, or what was
+    /// left of its deadline), so the wait counts once.
     var requestDeadline: ContinuousClock.Instant?
+    /// The request limit given to libcurl (`CURLOPT_TIMEOUT_MS`), in milliseconds; 0 for none.
+    var libcurlTimeoutMilliseconds = 0
+    /// When libcurl should have ended the transfer by its request limit at the latest: the limit counted from
+    /// the `curl_multi_perform` that started it, after which libcurl starts its own clock (``OverdueWatch``).
+    var overdueDeadline: ContinuousClock.Instant?
     var isDirty = false
     /// In the loop's list of transfers whose pause is tried again after the next pass.
     var isPausePending = false
