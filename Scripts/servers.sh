@@ -19,8 +19,8 @@
 # COURIER_PROXY_PORT (18085), COURIER_SINK_PORT (18086), COURIER_COMPRESSION_PORT (18087, its cache of
 # generated bodies in $STATE/compressed), COURIER_TLS_OTHER_PORT (18090), COURIER_MTLS_PORT (18091),
 # COURIER_TLS_RECORDER_PORT (18092), COURIER_CHAOS_PORT (18093), COURIER_TLS_CHAOS_PORT (18094),
-# COURIER_SSE_PORT (18095), COURIER_HTTPBIN_WORKERS (2, each with 8 threads), COURIER_NGINX_WORKERS (1),
-# COURIER_NGINX_ACCESS_LOG (on; "off" for benchmarks that must not write a line per request).
+# COURIER_SSE_PORT (18095), COURIER_TLS_H1_PORT (18096), COURIER_HTTPBIN_WORKERS (2, each with 8 threads),
+# COURIER_NGINX_WORKERS (1), COURIER_NGINX_ACCESS_LOG (on; "off" for benchmarks that must not write a line per request).
 # `start` records the settings it used in the state directory; `env`, `status` and `stop` use them unless
 # overridden, and so does a `start` while servers run (one with other settings then fails: stop first).
 set -euo pipefail
@@ -98,12 +98,13 @@ RECORDER_PORT="$(setting COURIER_TLS_RECORDER_PORT 18092)"
 CHAOS_PORT="$(setting COURIER_CHAOS_PORT 18093)"
 TLS_CHAOS_PORT="$(setting COURIER_TLS_CHAOS_PORT 18094)"
 SSE_PORT="$(setting COURIER_SSE_PORT 18095)"
+TLS_H1_PORT="$(setting COURIER_TLS_H1_PORT 18096)"
 HTTPBIN_WORKERS="$(setting COURIER_HTTPBIN_WORKERS 2)"
 NGINX_WORKERS="$(setting COURIER_NGINX_WORKERS 1)"
 NGINX_ACCESS_LOG="$(setting COURIER_NGINX_ACCESS_LOG on)"
 for port in "$HTTPBIN_PORT" "$NGINX_PORT" "$H2C_PORT" "$TLS_PORT" "$FAULT_PORT" "$PROXY_PORT" "$SINK_PORT" \
     "$COMPRESSION_PORT" "$TLS_OTHER_PORT" "$MTLS_PORT" "$RECORDER_PORT" "$CHAOS_PORT" "$TLS_CHAOS_PORT" \
-    "$SSE_PORT" "$HTTPBIN_WORKERS" "$NGINX_WORKERS"; do
+    "$SSE_PORT" "$TLS_H1_PORT" "$HTTPBIN_WORKERS" "$NGINX_WORKERS"; do
     [[ "$port" =~ ^[1-9][0-9]*$ ]] && [ "$port" -le 65535 ] ||
         die "not a port or a count: '$port' (check the COURIER_*_PORT and COURIER_*_WORKERS variables)"
 done
@@ -118,6 +119,7 @@ PROXY_URL="http://127.0.0.1:$PROXY_PORT"
 SINK_URL="http://127.0.0.1:$SINK_PORT"
 COMPRESSION_URL="http://127.0.0.1:$COMPRESSION_PORT"
 TLS_OTHER_URL="https://127.0.0.1:$TLS_OTHER_PORT"
+TLS_H1_URL="https://127.0.0.1:$TLS_H1_PORT"
 MTLS_URL="https://127.0.0.1:$MTLS_PORT"
 RECORDER_URL="https://127.0.0.1:$RECORDER_PORT"
 CHAOS_URL="http://127.0.0.1:$CHAOS_PORT"
@@ -172,6 +174,7 @@ probe() {
             "${curl[@]}" "$NGINX_URL/get" &&
             "${curl[@]}" --http2-prior-knowledge "$H2C_URL/json" &&
             "${curl[@]}" --cacert "$CERTS/root.pem" "$TLS_URL/json" &&
+            "${curl[@]}" --cacert "$CERTS/root.pem" "$TLS_H1_URL/json" &&
             "${curl[@]}" --cacert "$CERTS/root2.pem" --resolve "other.test:$TLS_OTHER_PORT:127.0.0.1" \
                 "https://other.test:$TLS_OTHER_PORT/json" &&
             "${curl[@]}" --cacert "$CERTS/root.pem" --cert "$CERTS/client.pem" --key "$CERTS/client.key" \
@@ -270,6 +273,7 @@ render() {
     text="${text//@H2C_PORT@/"$H2C_PORT"}"
     text="${text//@TLS_PORT@/"$TLS_PORT"}"
     text="${text//@TLS_OTHER_PORT@/"$TLS_OTHER_PORT"}"
+    text="${text//@TLS_H1_PORT@/"$TLS_H1_PORT"}"
     text="${text//@MTLS_PORT@/"$MTLS_PORT"}"
     text="${text//@CERTS@/"$CERTS"}"
     text="${text//@FILES@/"$FILES"}"
@@ -296,6 +300,7 @@ COURIER_TLS_RECORDER_PORT=$RECORDER_PORT
 COURIER_CHAOS_PORT=$CHAOS_PORT
 COURIER_TLS_CHAOS_PORT=$TLS_CHAOS_PORT
 COURIER_SSE_PORT=$SSE_PORT
+COURIER_TLS_H1_PORT=$TLS_H1_PORT
 COURIER_HTTPBIN_WORKERS=$HTTPBIN_WORKERS
 COURIER_NGINX_WORKERS=$NGINX_WORKERS
 COURIER_NGINX_ACCESS_LOG=$NGINX_ACCESS_LOG
@@ -337,7 +342,8 @@ cmd_start() {
         case "$name" in
             httpbin) port_free "$HTTPBIN_PORT" httpbin ;;
             nginx) port_free "$NGINX_PORT" nginx; port_free "$H2C_PORT" "nginx h2c"; port_free "$TLS_PORT" "nginx TLS"
-                port_free "$TLS_OTHER_PORT" "nginx TLS (other chain)"; port_free "$MTLS_PORT" "nginx mutual TLS" ;;
+                port_free "$TLS_OTHER_PORT" "nginx TLS (other chain)"; port_free "$MTLS_PORT" "nginx mutual TLS"
+                port_free "$TLS_H1_PORT" "nginx TLS (HTTP/1.1 only)" ;;
             fault) port_free "$FAULT_PORT" "the fault server" ;;
             proxy) port_free "$PROXY_PORT" "the proxy" ;;
             sink) port_free "$SINK_PORT" "the upload sink" ;;
@@ -394,7 +400,7 @@ cmd_status() {
     for name in "${SERVERS[@]}"; do
         case "$name" in
             httpbin) where="$HTTPBIN_URL" ;;
-            nginx) where="$NGINX_URL (HTTP/1.1), $H2C_URL (h2c), $TLS_URL (TLS), $TLS_OTHER_URL (TLS, other chain), $MTLS_URL (mutual TLS), unix:$SOCKET" ;;
+            nginx) where="$NGINX_URL (HTTP/1.1), $H2C_URL (h2c), $TLS_URL (TLS), $TLS_H1_URL (TLS, HTTP/1.1 only), $TLS_OTHER_URL (TLS, other chain), $MTLS_URL (mutual TLS), unix:$SOCKET" ;;
             fault) where="$FAULT_URL" ;;
             proxy) where="$PROXY_URL" ;;
             sink) where="$SINK_URL" ;;
@@ -420,7 +426,8 @@ cmd_env() {
         COURIER_TLS_URL=TLS_URL COURIER_TLS_LOCALHOST_URL=TLS_LOCALHOST_URL COURIER_FAULT_URL=FAULT_URL \
         COURIER_PROXY_URL=PROXY_URL COURIER_SINK_URL=SINK_URL COURIER_COMPRESSION_URL=COMPRESSION_URL \
         COURIER_TLS_OTHER_URL=TLS_OTHER_URL COURIER_MTLS_URL=MTLS_URL COURIER_TLS_RECORDER_URL=RECORDER_URL \
-        COURIER_CHAOS_URL=CHAOS_URL COURIER_TLS_CHAOS_URL=TLS_CHAOS_URL COURIER_SSE_URL=SSE_URL; do
+        COURIER_CHAOS_URL=CHAOS_URL COURIER_TLS_CHAOS_URL=TLS_CHAOS_URL COURIER_SSE_URL=SSE_URL \
+        COURIER_TLS_H1_URL=TLS_H1_URL; do
         value="${name#*=}"
         printf 'export %s=%q\n' "${name%%=*}" "${!value}"
     done

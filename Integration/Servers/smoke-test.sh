@@ -281,10 +281,11 @@ check "sse /lines drop_after=10: curl 18, 10 lines" "$(c -m 10 -o "$tmp/lines" "
 check "sse /lines crlf, final_newline=0" "$(c "$E/lines?count=3&line_ending=crlf&final_newline=0" | od -An -c | tr -d ' \n')" 'line1\\r\\nline2\\r\\nline3'
 check "sse /lines long=70000: line 3" "$(c "$E/lines?count=5&long=70000" | awk '{ printf "%d ", length($0) }')" '6 6 70000 6 6 '
 
-# CourierSecurity's servers: the unrelated chain, mutual TLS, the TLS recorder
+# CourierSecurity's servers: the unrelated chain, mutual TLS, the TLS recorder; and TLS without HTTP/2
 K="$COURIER_CERTS_DIR"
 other_port="${COURIER_TLS_OTHER_URL##*:}"
 check "tls-other: trusted by root2 as other.test" "$(c --cacert "$K/root2.pem" --resolve "other.test:$other_port:127.0.0.1" -o /dev/null -w '%{http_code}' "https://other.test:$other_port/get")" 200
+check "tls-h1: HTTP/1.1 even when HTTP/2 is offered" "$(c --http2 --cacert "$K/root.pem" -o /dev/null -w '%{http_code} %{http_version}' "$COURIER_TLS_H1_URL/get")" '200 1.1'
 check "tls-other: refused under root" "$(c --cacert "$K/root.pem" -o /dev/null -w '%{http_code}' "$COURIER_TLS_OTHER_URL/get" 2>/dev/null)" 000
 check "mtls without a client certificate: 400" "$(c --cacert "$K/root.pem" -o /dev/null -w '%{http_code}' "$COURIER_MTLS_URL/client")" 400
 check "mtls with the encrypted key" "$(c --cacert "$K/root.pem" --cert "$K/client.pem" --key "$K/client-encrypted.key" --pass "$(cat "$K/client-password.txt")" "$COURIER_MTLS_URL/client")" 'CN=Courier Test Client,O=Courier Tests'

@@ -9,7 +9,7 @@ import Testing
 /// fail at their own timeout: Courier's loop fails a transfer libcurl has not ended a grace period after its
 /// deadline (`OverdueWatch`). Three ways to get there that Courier's own line (`HostAdmission`) does not hold
 /// back: the total connection limit across hosts, a forward proxy (libcurl counts its connections as the proxy
-/// host's), and a Unix socket. The connection is held by a call to the fault server's `/never` with a 20 s
+/// host's), a Unix socket, and HTTPS to a server that speaks only HTTP/1.1. The connection is held by a call to the fault server's `/never` with a 20 s
 /// timeout, or to httpbin's `/delay/10`: without the check, a held call fails only when the holder ends.
 @Suite("Calls libcurl holds past their timeout")
 struct OverdueCallTests {
@@ -83,6 +83,31 @@ struct OverdueCallTests {
         await holder.release()
         let response = try await holder.session.get("get", options: RequestOptions(timeouts: Self.holderTimeouts)).response
         #expect(response.head.status == .ok)
+        await t.shutdown()
+    }
+
+    /// One connection per host over HTTPS to a server that offers only HTTP/1.1: the call may multiplex as far as
+    /// the transport knows when it hands it to libcurl (ALPN decides at the handshake), so Courier's line lets it
+    /// through, and libcurl holds it until the connection held by httpbin's `/delay/10` (through nginx) is free.
+    @Test func anHTTPSCallToAnHTTP1ServerFailsAtItsTimeout() async throws {
+        let t = try transport {
+            $0.certificateAuthorityFile = Servers.caFile
+            $0.maximumConnectionsPerHost = 1
+        }
+        let holder = try await heldConnection(base: Servers.tlsHTTP1, path: "delay/10", transport: t)
+
+        let (error, elapsed) = await failure {
+            try holder.session.get("get", options: RequestOptions(timeouts: Self.callTimeouts))
+        }
+        #expect(transportCode(try #require(error)) == .timedOut)
+        let message = transportMessage(error)
+        #expect(message.contains("no connection came free"), "\(message)")
+        #expect(elapsed >= .milliseconds(450) && elapsed < TimeBounds.limit(Self.callTimeouts.request! + Self.watchGrace))
+
+        await holder.release()
+        let response = try await holder.session.get("get", options: RequestOptions(timeouts: Self.holderTimeouts)).response
+        #expect(response.head.status == .ok)
+        #expect(response.metrics?.httpVersion == "HTTP/1.1", "\(String(describing: response.metrics?.httpVersion))")
         await t.shutdown()
     }
 

@@ -18,6 +18,7 @@ enum Servers {
     static var h2c: String { url("COURIER_H2C_URL") }
     static var tls: String { url("COURIER_TLS_URL") }
     static var tlsLocalhost: String { url("COURIER_TLS_LOCALHOST_URL") }
+    static var tlsHTTP1: String { url("COURIER_TLS_H1_URL") }
     static var caFile: String { url("COURIER_CA_FILE") }
     static var unixSocket: String { url("COURIER_UNIX_SOCKET") }
     static var fault: String { url("COURIER_FAULT_URL") }
