@@ -3,20 +3,19 @@ import CourierCore
 import CourierTesting
 import FoundationEssentials
 import HTTPTypes
-import Synchronization
 import Testing
 
 /// `HTTPCache` in a session over `MockTransport`, with a clock the test moves, in memory and on disk.
 @Suite struct CacheInterceptorTests {
     final class Clock: Sendable {
-        let now = Mutex(Date(timeIntervalSince1970: 1_700_000_000))
+        let now = Locked(Date(timeIntervalSince1970: 1_700_000_000))
         func advance(_ seconds: TimeInterval) { now.withLock { $0 += seconds } }
         var reading: @Sendable () -> Date { { [self] in now.withLock { $0 } } }
     }
 
     /// An origin with an ETag'd item (`v1` until `version` changes), a no-store route and a counter per path.
     final class Origin: Sendable {
-        let version = Mutex("v1")
+        let version = Locked("v1")
         var transport: MockTransport {
             MockTransport { [self] request in
                 let etag = "\"\(version.withLock { $0 })\""

@@ -20,7 +20,7 @@ import Testing
 
     /// Records the tags and timeouts it sees.
     final class Peek: Interceptor {
-        let seen = Mutex<[(tags: [String: String], timeouts: Timeouts)]>([])
+        let seen = Locked<[(tags: [String: String], timeouts: Timeouts)]>([])
         func intercept(_ request: HTTPRequest, body: Body?, context: RequestContext, next: InterceptorNext) async throws -> Response {
             seen.withLock { $0.append((context.options.tags, context.timeouts)) }
             return try await next(request, body: body, context: context)

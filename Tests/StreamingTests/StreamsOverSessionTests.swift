@@ -3,7 +3,6 @@ import CourierStreaming
 import CourierTesting
 import FoundationEssentials
 import HTTPTypes
-import Synchronization
 import Testing
 
 /// Lines, NDJSON and event sources through a session over `MockTransport`.
@@ -59,7 +58,7 @@ import Testing
     final class EventServer: Sendable {
         let count: Int
         let perConnection: Int
-        let lastEventIDs = Mutex<[String?]>([])
+        let lastEventIDs = Locked<[String?]>([])
 
         init(count: Int, perConnection: Int) {
             self.count = count

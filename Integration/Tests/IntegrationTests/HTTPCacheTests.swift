@@ -40,7 +40,7 @@ struct HTTPCacheTests {
             #expect(response.status == .ok)
             #expect(try response.data == smallJSON)
         }
-        #expect(wire.statuses.withLock { $0 } == [.ok])
+        #expect(wire.statuses.value == [.ok])
         #expect(cache.statistics.hits == 2 && cache.statistics.stores == 1)
     }
 
@@ -54,7 +54,7 @@ struct HTTPCacheTests {
             #expect(response.status == .ok)
             #expect(try response.data == smallJSON)
         }
-        #expect(wire.statuses.withLock { $0 } == [.ok, .notModified, .notModified])
+        #expect(wire.statuses.value == [.ok, .notModified, .notModified])
         #expect(cache.statistics.validated == 2)
     }
 
@@ -64,15 +64,15 @@ struct HTTPCacheTests {
         // /cache/60: Cache-Control: public, max-age=60.
         _ = try await httpbin.data(.get, "cache/60")
         _ = try await httpbin.data(.get, "cache/60")
-        #expect(wire.statuses.withLock { $0 } == [.ok])
+        #expect(wire.statuses.value == [.ok])
         // /etag/{etag}: an ETag and no freshness, so every use is validated; httpbin answers 304 to it.
         let first = try await httpbin.data(.get, "etag/abc")
         let second = try await httpbin.data(.get, "etag/abc")
         #expect(second.status == .ok && second.data == first.data)
-        #expect(wire.statuses.withLock { $0 } == [.ok, .ok, .notModified])
+        #expect(wire.statuses.value == [.ok, .ok, .notModified])
         // A request's no-store goes to the network and stores nothing.
         _ = try await httpbin.data(.get, "cache/60", headers: [.cacheControl: "no-store"])
-        #expect(wire.statuses.withLock { $0 }.count == 4)
+        #expect(wire.statuses.value.count == 4)
     }
 
     @Test func aPostInvalidatesTheStoredGetAndVarySeparatesVariants() async throws {
@@ -81,12 +81,12 @@ struct HTTPCacheTests {
         let path = "response-headers?Cache-Control=max-age%3D60&Vary=Accept"
         _ = try await httpbin.data(.get, path, headers: [.accept: "application/json"])
         _ = try await httpbin.data(.get, path, headers: [.accept: "application/json"])
-        #expect(wire.statuses.withLock { $0 }.count == 1)
+        #expect(wire.statuses.value.count == 1)
         _ = try await httpbin.data(.get, path, headers: [.accept: "text/plain"])   // another variant: to the network
-        #expect(wire.statuses.withLock { $0 }.count == 2)
+        #expect(wire.statuses.value.count == 2)
         _ = try await httpbin.data(.post, path)
         _ = try await httpbin.data(.get, path, headers: [.accept: "text/plain"])
-        #expect(wire.statuses.withLock { $0 }.count == 4)
+        #expect(wire.statuses.value.count == 4)
     }
 
     @Test func twoCachesOnOneDirectoryShareEntries() async throws {
@@ -99,6 +99,6 @@ struct HTTPCacheTests {
         let (second, wire) = api(Servers.nginx, reader)
         let response = try await second.data(.get, "cached/small.json")
         #expect(try response.data == smallJSON)
-        #expect(wire.statuses.withLock { $0 }.isEmpty)
+        #expect(wire.statuses.value.isEmpty)
     }
 }
