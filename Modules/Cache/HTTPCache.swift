@@ -1,7 +1,6 @@
 import CourierCore
 import FoundationEssentials
 import HTTPTypes
-import Synchronization
 
 /// A private HTTP cache (RFC 9111), in memory or in a directory, used through its ``interceptor``.
 ///
@@ -44,7 +43,8 @@ public final class HTTPCache: Sendable {
     /// The largest body stored.
     public let maximumEntrySize: Int
     let clock: @Sendable () -> Date
-    private let counters = Mutex(Statistics())
+    // Locked, not Mutex: ThreadSanitizer sees its pthread mutex, and not Mutex's futex (see Core's `Locked`).
+    private let counters = Locked(Statistics())
 
     /// A cache in `storage`, storing bodies up to `maximumEntrySize` bytes.
     ///

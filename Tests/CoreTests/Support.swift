@@ -20,9 +20,15 @@ func recordingSession(
 }
 
 /// Polls `condition` until it holds or `timeout` passes; returns whether it held.
-/// The bound is generous: it only matters when the condition never holds, and under
-/// ThreadSanitizer with every suite running at once a step can take seconds.
-func eventually(timeout: Duration = .seconds(30), _ condition: @Sendable () -> Bool) async -> Bool {
+/// The bound is generous: it only matters when the condition never holds. Under ThreadSanitizer every
+/// suite starts at once (about 960 tests, some making a thousand tasks) and keeps the cooperative pool's
+/// two threads busy for about 40 s, while a test's chain of hops waits behind that work: two clean-clone
+/// runs failed a 30 s wait so (`SessionTests`, `EventOrderTests`, in the runs at `ec25e68` and `a466333`).
+/// So 30 s plain and 150 s under a sanitizer.
+func eventually(
+    timeout: Duration = TimeBounds.isSanitized ? .seconds(150) : .seconds(30),
+    _ condition: @Sendable () -> Bool
+) async -> Bool {
     let clock = ContinuousClock()
     let deadline = clock.now + timeout
     while clock.now < deadline {
