@@ -7,10 +7,11 @@ import Testing
 
 /// Calls that libcurl itself holds for a connection (it checks their timeout only when a connection frees) still
 /// fail at their own timeout: Courier's loop fails a transfer libcurl has not ended a grace period after its
-/// deadline (`OverdueWatch`). Three ways to get there that Courier's own line (`HostAdmission`) does not hold
+/// deadline (`OverdueWatch`). Four ways to get there that Courier's own line (`HostAdmission`) does not hold
 /// back: the total connection limit across hosts, a forward proxy (libcurl counts its connections as the proxy
-/// host's), a Unix socket, and HTTPS to a server that speaks only HTTP/1.1. The connection is held by a call to the fault server's `/never` with a 20 s
-/// timeout, or to httpbin's `/delay/10`: without the check, a held call fails only when the holder ends.
+/// host's), a Unix socket, and HTTPS to a server that speaks only HTTP/1.1. The one connection is held by a call
+/// to the fault server's `/never` with a 20 s timeout, or to httpbin's `/delay/10`: without the check, the held
+/// call fails only when the holder ends.
 @Suite("Calls libcurl holds past their timeout")
 struct OverdueCallTests {
     private static let holderTimeouts = Timeouts(request: .seconds(20))
@@ -24,18 +25,7 @@ struct OverdueCallTests {
         let t = try transport { $0.maximumTotalConnections = 1 }
         let holder = try await heldConnection(base: Servers.fault, transport: t)
         let other = session(Servers.fault.replacingOccurrences(of: "127.0.0.1", with: "localhost"), transport: t)
-
-        let (error, elapsed) = await failure { try other.get("health", options: RequestOptions(timeouts: Self.callTimeouts)) }
-        #expect(transportCode(try #require(error)) == .timedOut)
-        let message = transportMessage(error)
-        #expect(message.contains("no connection came free") && message.contains("maximumTotalConnections 1"), "\(message)")
-        #expect(elapsed >= .milliseconds(450) && elapsed < TimeBounds.limit(Self.callTimeouts.request! + Self.watchGrace))
-        #expect(holder.recorder.events(of: .taskFailed).isEmpty, "the holder ended with the held call")
-
-        // The transport is still usable: once the holder lets go, a call to the other host goes through.
-        await holder.release()
-        let response = try await other.get("health", options: RequestOptions(timeouts: Self.holderTimeouts)).response
-        #expect(response.head.status == .ok)
+        try await expectHeldCallFails(behind: holder, naming: "maximumTotalConnections 1") { try other.get("health", options: $0) }
         await t.shutdown()
     }
 
@@ -47,18 +37,10 @@ struct OverdueCallTests {
             $0.maximumConnectionsPerHost = 1
         }
         let holder = try await heldConnection(base: Servers.fault, transport: t)
-
-        let (error, elapsed) = await failure {
-            try holder.session.get("health", options: RequestOptions(timeouts: Self.callTimeouts))
+        let other = session(Servers.fault, transport: t)
+        let response = try await expectHeldCallFails(behind: holder, naming: "maximumConnectionsPerHost 1") {
+            try other.get("health", options: $0)
         }
-        #expect(transportCode(try #require(error)) == .timedOut)
-        let message = transportMessage(error)
-        #expect(message.contains("no connection came free") && message.contains("maximumConnectionsPerHost 1"), "\(message)")
-        #expect(elapsed >= .milliseconds(450) && elapsed < TimeBounds.limit(Self.callTimeouts.request! + Self.watchGrace))
-
-        await holder.release()
-        let response = try await holder.session.get("health", options: RequestOptions(timeouts: Self.holderTimeouts)).response
-        #expect(response.head.status == .ok)
         #expect(response.head.headerFields[HTTPField.Name("Via")!] == "1.1 courier-test-proxy")
         await t.shutdown()
     }
@@ -71,18 +53,8 @@ struct OverdueCallTests {
             $0.maximumConnectionsPerHost = 1
         }
         let holder = try await heldConnection(base: "http://localhost", path: "delay/10", transport: t)
-
-        let (error, elapsed) = await failure {
-            try holder.session.get("get", options: RequestOptions(timeouts: Self.callTimeouts))
-        }
-        #expect(transportCode(try #require(error)) == .timedOut)
-        let message = transportMessage(error)
-        #expect(message.contains("no connection came free"), "\(message)")
-        #expect(elapsed >= .milliseconds(450) && elapsed < TimeBounds.limit(Self.callTimeouts.request! + Self.watchGrace))
-
-        await holder.release()
-        let response = try await holder.session.get("get", options: RequestOptions(timeouts: Self.holderTimeouts)).response
-        #expect(response.head.status == .ok)
+        let other = session("http://localhost", transport: t)
+        try await expectHeldCallFails(behind: holder, naming: "maximumConnectionsPerHost 1") { try other.get("get", options: $0) }
         await t.shutdown()
     }
 
@@ -95,18 +67,10 @@ struct OverdueCallTests {
             $0.maximumConnectionsPerHost = 1
         }
         let holder = try await heldConnection(base: Servers.tlsHTTP1, path: "delay/10", transport: t)
-
-        let (error, elapsed) = await failure {
-            try holder.session.get("get", options: RequestOptions(timeouts: Self.callTimeouts))
+        let other = session(Servers.tlsHTTP1, transport: t)
+        let response = try await expectHeldCallFails(behind: holder, naming: "maximumConnectionsPerHost 1") {
+            try other.get("get", options: $0)
         }
-        #expect(transportCode(try #require(error)) == .timedOut)
-        let message = transportMessage(error)
-        #expect(message.contains("no connection came free"), "\(message)")
-        #expect(elapsed >= .milliseconds(450) && elapsed < TimeBounds.limit(Self.callTimeouts.request! + Self.watchGrace))
-
-        await holder.release()
-        let response = try await holder.session.get("get", options: RequestOptions(timeouts: Self.holderTimeouts)).response
-        #expect(response.head.status == .ok)
         #expect(response.metrics?.httpVersion == "HTTP/1.1", "\(String(describing: response.metrics?.httpVersion))")
         await t.shutdown()
     }
@@ -155,9 +119,8 @@ struct OverdueCallTests {
     // MARK: Helpers
 
     /// A call to `path` (by default the fault server's `/never`) that holds a connection of `transport`, already
-    /// handed to libcurl, and the session it was made on.
+    /// handed to libcurl, on a session of its own whose events `recorder` keeps.
     private struct HeldConnection {
-        let session: Session
         let recorder: RecordingEventListener
         let call: Task<Void, Never>
 
@@ -179,7 +142,31 @@ struct OverdueCallTests {
         // loop in a later pass. So the test's call always finds the connection taken.
         let sent = await eventually { recorder.events(of: .requestSent).count == 1 }
         #expect(sent, "the call was not sent")
-        return HeldConnection(session: s, recorder: recorder, call: call)
+        return HeldConnection(recorder: recorder, call: call)
+    }
+
+    /// The call `call` makes (on a session other than the holder's, given the options to use) while `holder` holds
+    /// the one connection fails `.timedOut`
+    /// within its timeout and the grace, with a message saying no connection came free and naming `limit`, and the
+    /// holder goes on; once the holder lets go, the same call goes through. Returns that second response.
+    @discardableResult
+    private func expectHeldCallFails(
+        behind holder: HeldConnection,
+        naming limit: String,
+        _ call: (RequestOptions) throws -> DataTask
+    ) async throws -> DataResponse {
+        let (error, elapsed) = await failure { try call(RequestOptions(timeouts: Self.callTimeouts)) }
+        #expect(transportCode(try #require(error)) == .timedOut)
+        let message = transportMessage(error)
+        #expect(message.contains("no connection came free") && message.contains(limit), "\(message)")
+        #expect(elapsed >= .milliseconds(450) && elapsed < TimeBounds.limit(Self.callTimeouts.request! + Self.watchGrace))
+        #expect(holder.recorder.events(of: .taskFailed).isEmpty, "the holder ended with the held call")
+
+        // The transport is still usable: once the holder lets go, the call goes through.
+        await holder.release()
+        let response = try await call(RequestOptions(timeouts: Self.holderTimeouts)).response
+        #expect(response.head.status == .ok)
+        return response
     }
 
     private func failure(_ call: () throws -> DataTask) async -> ((any Error)?, Duration) {
