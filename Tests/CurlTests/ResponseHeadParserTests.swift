@@ -128,4 +128,32 @@ struct ResponseHeadParserTests {
         #expect(head.status == .notFound)
         #expect(parser.version == "HTTP/1.1")
     }
+
+    /// Common names come ready made (``CommonFieldNames``); every other spelling is validated and lowercased
+    /// as before. Either way the field must be what the slow path makes: the server's case kept as the raw name.
+    @Test(arguments: ["Content-Type", "content-type", "CONTENT-TYPE", "Content-type", "ETag", "etag", "Etag",
+                      "Date", "WWW-Authenticate", "www-authenticate", "Access-Control-Allow-Origin",
+                      "access-control-allow-origin", "X-Custom", "Datex", "Dat", "A-Name-Longer-Than-Thirty-Two-Bytes-In-All"])
+    func commonNamesMakeTheSameFieldAsTheSlowPath(name: String) throws {
+        guard case .head(let head) = parse(["HTTP/1.1 200 OK", "\(name): v", ""]) else { Issue.record("no head"); return }
+        let field = try #require(head.headerFields.first)
+        let expected = try #require(HTTPField.Name(name))
+        #expect(field.name.rawName == expected.rawName)
+        #expect(field.name.canonicalName == expected.canonicalName)
+        #expect(field.value == "v")
+    }
+
+    @Test func onlyTheExactSpellingsAreReadyMade() {
+        func lookup(_ name: String) -> HTTPField.Name? {
+            Array(name.utf8).withUnsafeBufferPointer { CommonFieldNames.shared.name($0) }
+        }
+        #expect(lookup("Content-Type")?.rawName == "Content-Type")
+        #expect(lookup("content-type")?.rawName == "content-type")
+        #expect(lookup("etag")?.canonicalName == "etag")
+        #expect(lookup("CONTENT-TYPE") == nil)
+        #expect(lookup("Content-Typ") == nil)
+        #expect(lookup("Content-Typf") == nil)
+        #expect(lookup("") == nil)
+        #expect(lookup(String(repeating: "a", count: 200)) == nil)
+    }
 }

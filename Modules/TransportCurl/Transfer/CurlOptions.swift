@@ -216,7 +216,8 @@ enum CurlOptions {
         guard options.maximumConnectionsPerHost > 0, options.proxy == nil, options.unixSocketPath == nil,
               let scheme = request.scheme, let authority = request.authority
         else { return nil }
-        let secure = scheme.lowercased() == "https"
+        // The usual lowercase scheme is settled without making a lowercased copy on every request.
+        let secure = scheme == "https" || (scheme != "http" && scheme.lowercased() == "https")
         let freshConnection = priorKnowledgeNeedsFreshConnection(request, options: options)
             || (secure && trustEvaluator.map { !($0 is any Hashable) } ?? false)
         guard !mayMultiplex(request, options: options) || freshConnection else { return nil }

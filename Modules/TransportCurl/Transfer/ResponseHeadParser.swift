@@ -21,6 +21,8 @@ struct ResponseHeadParser {
     private var fields = HTTPFields()
     /// True after a field line, so that a folded line may continue its value.
     private var continuesField = false
+    /// Taken once per parser, not per line.
+    private let commonNames = CommonFieldNames.shared
 
     /// A parser with room for a typical head, so the fields do not regrow line by line. Each field is made
     /// straight from its line (no value buffer carried between lines: one allocation less per response).
@@ -57,7 +59,8 @@ struct ResponseHeadParser {
             return .malformed("header line without a colon: \(String(decoding: line.prefix(80), as: UTF8.self))")
         }
         // A name swift-http-types refuses drops the field, and any folded line after it.
-        guard let name = HTTPField.Name(String(decoding: Self.bytes(UnsafeRawBufferPointer(rebasing: line[..<colon])), as: UTF8.self)) else {
+        let nameBytes = Self.bytes(UnsafeRawBufferPointer(rebasing: line[..<colon]))
+        guard let name = commonNames.name(nameBytes) ?? HTTPField.Name(String(decoding: nameBytes, as: UTF8.self)) else {
             continuesField = false
             return .needMore
         }
