@@ -58,7 +58,8 @@ for target in "${targets[@]}"; do
     printf '%s\n' "${all_targets[@]}" | grep -qx "$target" || die "no fuzz target '$target' (--list shows them)"
 done
 
-ensure_apt_packages libcurl4-openssl-dev libssl-dev libxml2-dev zlib1g-dev libbrotli-dev libzstd-dev pkg-config
+# Every C library a target of the package links: courier-fuzz builds the Cookies module too (libpsl).
+ensure_apt_packages libcurl4-openssl-dev libssl-dev libxml2-dev zlib1g-dev libbrotli-dev libzstd-dev libpsl-dev pkg-config
 
 SCRATCH="$COURIER_ROOT/.build-fuzz"
 if [ "$build" = 1 ]; then
