@@ -281,6 +281,9 @@ import Testing
     @Test(arguments: [
         "<r/>\n<!--->a<!-b-->\n", "<r>x<!--->a<!-b-->y</r>", "<!--->a-->\n<r/>", "<r><!--->--></r>",
         "<r/>\n<!-->\n<!-b-->\n", "<r>x<!-->a-->y</r>", "<!-->a-->\n<r/>",
+        // A `<!-->` that is no comment (in a processing instruction, a CDATA section) before a real one.
+        "<?p <!--> ?><r/>\n<!-->x-->\n", "<r><?p <!--> ?>y<!-->a-->z</r>", "<r><![CDATA[<!-->]]>y<!-->a-->z</r>",
+        "<r><?p <!--->?><!--->a--></r>",
     ])
     func aCommentOpeningWithAnArrowParsesWhereverItIsCut(_ text: String) throws {
         let document = Array(text.utf8)
@@ -298,6 +301,8 @@ import Testing
         #expect(releasable("<a><!--->x-->y") == 14 && releasable("<a><!-- x -->") == 13 && releasable("<a><") == 3)
         #expect(releasable("<!--->-->]") == 9 && releasable("<a><!-->x") == 3 && releasable("<a><!-->x-->") == 12)
         #expect(releasable("<a><!-- x") == 9 && releasable("<a><!--x") == 8 && releasable("<a><!--") == 3)
+        // A false opening (here in a processing instruction) whose `-->` is a real opening's does not hide it.
+        #expect(releasable("<?p <!--> ?><!-->x") == 12 && releasable("<?p <!--> ?><!-->x-->") == 21)
     }
 
     /// The `xml` target's long run at 8f4e5af: `<!-->` in the epilog, cut after the root element, failed
@@ -311,5 +316,20 @@ import Testing
         let whole = try ChunkedEncodingTests.push([document]).get()
         let cut = try ChunkedEncodingTests.push([Array(document[..<5]), Array(document[5..<second]), Array(document[second...])]).get()
         #expect(cut == whole)
+    }
+
+    /// The `xml` target's run at faa5d0e: a processing instruction holding `<!-->` before the root element, and
+    /// a comment `<!-->…-->` after it, failed a byte at a time and when cut in that comment ("Comment not
+    /// terminated"): the instruction's `<!-->` hid the comment's from `CutHazards`.
+    @Test func theFuzzFindingWithAnArrowInAProcessingInstructionParses() throws {
+        let finding = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("../Fuzz/Corpus/xml/regression-processing-instruction-hiding-a-comment-opening")
+        let document = Array([UInt8](try Data(contentsOf: finding)).dropFirst(6))
+        let whole = try ChunkedEncodingTests.push([document]).get()
+        #expect(whole.last == .comment(">\n&#<<!DOC\\YPE tail "))
+        for cut in 0...document.count {
+            #expect(try ChunkedEncodingTests.push([Array(document[..<cut]), Array(document[cut...])]).get() == whole, "cut at \(cut)")
+        }
+        #expect(try ChunkedEncodingTests.push(document.map { [$0] }).get() == whole)
     }
 }
