@@ -3,7 +3,9 @@
 # docs/performance.md. Usage: Scripts/bench.sh [--quick] [--no-write] [BENCHMARK...]
 #   clients        Courier (calls on the transport's executor, and on Swift's shared pool) against a raw
 #                  libcurl client in C, URLSession (FoundationNetworking) and AsyncHTTPClient: small GETs,
-#                  256 MiB downloads and upload
+#                  256 MiB downloads and upload; and, for the small GETs, raw-curl-threads: raw libcurl with its
+#                  callers on a two-thread pool, handing each transfer to a curl thread (Courier's design at
+#                  its cheapest) or driving libcurl themselves under a lock (curl_multi_socket_action)
 #   multipart      a 1 GiB multipart/form-data upload (a file part and a text field): Courier
 #                  (CourierMultipart) against the curl command-line tool's -F, rounds interleaved
 #   serialization  QueryString.encode of a 5,204-pair parameter tree against Foundation's URLComponents
@@ -54,7 +56,7 @@ ensure_swift
 Scripts/bootstrap.sh
 
 products=()
-selected clients && products+=(raw-curl courier-bench ahc-bench urlsession-bench)
+selected clients && products+=(raw-curl raw-curl-threads courier-bench ahc-bench urlsession-bench)
 selected multipart && products+=(courier-bench)
 selected observability && products+=(courier-bench)
 selected scale && products+=(courier-bench)
@@ -114,6 +116,11 @@ run() { # run CLIENT WORKLOAD ARGS...: $rounds rounds of one benchmark client
     # courier-pool: courier-bench with its calls on Swift's shared pool, as most code makes them.
     local callers=executor
     if [ "$client" = courier-pool ]; then executable="$bin/courier-bench" callers=pool; fi
+    # raw-curl-handoff, raw-curl-direct: raw-curl-threads, whose first argument is that mode (small GETs only).
+    local mode=()
+    case "$client" in raw-curl-handoff | raw-curl-direct) executable="$bin/raw-curl-threads" mode=("${client#raw-curl-}") ;; esac
+    local arguments=("$@")
+    [ ${#mode[@]} -eq 0 ] || arguments=("${mode[@]}" "${@:2}")
     local round scheme=http before after lines
     case "$2" in https:*) scheme=https ;; esac
     for round in $(seq 1 "$rounds"); do
@@ -121,7 +128,7 @@ run() { # run CLIENT WORKLOAD ARGS...: $rounds rounds of one benchmark client
         # status request that reads the second count.
         before="$(accepted_connections)"
         lines="$(wc -l <"$results")"
-        COURIER_BENCH_CALLERS=$callers record "$client" "$1" "$scheme" "$executable" "$@"
+        COURIER_BENCH_CALLERS=$callers record "$client" "$1" "$scheme" "$executable" "${arguments[@]}"
         after="$(accepted_connections)"
         if [ -n "$before" ] && [ -n "$after" ] && [ "$(wc -l <"$results")" -gt "$lines" ]; then
             sed -i "\$s/^{/{\"server_connections\":$((after - before - 1)),/" "$results"
@@ -130,7 +137,7 @@ run() { # run CLIENT WORKLOAD ARGS...: $rounds rounds of one benchmark client
 }
 
 if selected clients; then
-    for client in raw-curl courier-bench courier-pool async-http-client urlsession-bench; do
+    for client in raw-curl raw-curl-handoff raw-curl-direct courier-bench courier-pool async-http-client urlsession-bench; do
         log "benchmark: $client"
         n=$small; n1=$small_serial
         if [ "$client" = urlsession-bench ]; then n=$slow_small; n1=$slow_small; fi
@@ -141,6 +148,8 @@ if selected clients; then
         if [ "$client" != urlsession-bench ]; then
             run "$client" small "$COURIER_TLS_URL/json" 16 "$n" "$COURIER_CA_FILE"
         fi
+        # The two designs' ceilings are measured on small requests only: large ones cross threads rarely.
+        case "$client" in raw-curl-handoff | raw-curl-direct) continue ;; esac
         run "$client" download-memory "$COURIER_NGINX_URL/files/256m.bin"
         run "$client" download-file "$COURIER_NGINX_URL/files/256m.bin" "$scratch/download.bin"
         run "$client" upload "$COURIER_NGINX_URL/upload" "$COURIER_FILES_DIR/256m.bin"

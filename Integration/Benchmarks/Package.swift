@@ -25,6 +25,11 @@ let package = Package(
             linkerSettings: [.linkedLibrary("curl")]
         ),
         .executableTarget(
+            name: "raw-curl-threads",
+            path: "Sources/raw-curl-threads",
+            linkerSettings: [.linkedLibrary("curl")]
+        ),
+        .executableTarget(
             name: "courier-bench",
             dependencies: [
                 "BenchSupport",

@@ -28,7 +28,10 @@ import subprocess
 import sys
 from datetime import datetime, timezone
 
-NAMES = {"raw-libcurl": "raw libcurl (C)", "courier": "Courier, executor preference", "courier-pool": "Courier, shared-pool callers",
+NAMES = {"raw-libcurl": "raw libcurl (C)",
+         "raw-libcurl-handoff": "raw libcurl, pool callers hand over to a curl thread (C)",
+         "raw-libcurl-direct": "raw libcurl, pool callers drive it under a lock (C)",
+         "courier": "Courier, executor preference", "courier-pool": "Courier, shared-pool callers",
          "async-http-client": "AsyncHTTPClient",
          "urlsession": "URLSession", "curl-cli": "curl -F (command-line tool)", "courier-bench": "Courier",
          "raw-curl": "raw libcurl (C)", "urlsession-bench": "URLSession", "serialization-bench": "serialization-bench"}
@@ -47,7 +50,7 @@ def group_of(row):
     if row.get("group"):
         return row["group"]
     return {"multipart-upload": "multipart", "query-string": "serialization", "json-parse": "json", "xml-sax": "xml"}.get(row["workload"], "clients")
-ORDER = ["raw-libcurl", "courier-pool", "courier", "async-http-client", "urlsession"]
+ORDER = ["raw-libcurl", "raw-libcurl-handoff", "raw-libcurl-direct", "courier-pool", "courier", "async-http-client", "urlsession"]
 
 
 def scenario(row):
