@@ -12,7 +12,8 @@
 /// the end), so such constructs always reach libxml2 whole.
 ///
 /// The scan does not parse: a `<!--` inside a processing instruction or a CDATA section is no comment, yet is
-/// taken for one. Holding back too much is harmless (it only waits longer); what must not happen is that such a
+/// taken for one. In the body, holding back too much only waits longer (the prolog, which libxml2 must get in one
+/// piece, is never held back: ``PushParser``); what must not happen is that such a
 /// false opening hides a real one, so the scan goes on just after each opening, not after the `-->` it found
 /// for it: that `-->` may be the one inside a real `<!-->` further on (found by the `xml` fuzz target: a
 /// processing instruction holding `<!-->` before the root element, then a comment `<!-->…-->` after it that a

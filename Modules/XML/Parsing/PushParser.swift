@@ -150,7 +150,6 @@ final class PushParser {
     /// decoding for an encoding only ICU knows, and hands the held bytes to libxml2 in one piece.
     private func startParsing() throws(XMLError) {
         started = true
-        scanner = nil
         let marks: [[UInt8]] = [[0xEF, 0xBB, 0xBF], [0xFE, 0xFF], [0xFF, 0xFE]]
         let marked = marks.contains(where: held.starts(with:))
         if let charset, !marked {
@@ -165,10 +164,15 @@ final class PushParser {
             try decode(with: declared)
         }
         let prolog = held
+        // A prolog the scanner saw end holds only whole constructs, so nothing of it is held back: a `<!-->` in a
+        // DOCTYPE's literal is no comment, and holding the rest back would split the declaration libxml2 must
+        // get in one piece. One that did not end (too large, or an encoding the scanner cannot read) may be cut.
+        let ended = scanner?.hasEnded ?? false
         held = []
+        scanner = nil
         var failure: XMLError?
         prolog.withUnsafeBytes { raw in
-            do throws(XMLError) { try parse(raw, inOnePiece: true) } catch { failure = error }
+            do throws(XMLError) { try parse(raw, inOnePiece: true, holdingBack: !ended) } catch { failure = error }
         }
         if let failure { throw failure }
     }
@@ -185,11 +189,15 @@ final class PushParser {
     }
 
     /// Parses bytes of the document: straight, or through the decoder; `inOnePiece` gives them (as
-    /// decoded) to libxml2 in one `xmlParseChunk` call, as the held prolog must be.
-    private func parse(_ bytes: UnsafeRawBufferPointer, inOnePiece: Bool = false) throws(XMLError) {
+    /// decoded) to libxml2 in one `xmlParseChunk` call, as the held prolog must be, and without
+    /// `holdingBack` nothing of them waits for the next bytes (``CutHazards``).
+    private func parse(_ bytes: UnsafeRawBufferPointer, inOnePiece: Bool = false, holdingBack: Bool = true) throws(XMLError) {
         guard !bytes.isEmpty else { return }
         if !state.sawContent { state.sawContent = Self.holdsContent(bytes) }
-        guard let decoder else { return try push(bytes, pieceSize: inOnePiece ? Self.onePiece(bytes.count) : Self.pieceSize) }
+        guard let decoder else {
+            if !holdingBack { return try pushNow(bytes, pieceSize: Self.onePiece(bytes.count)) }
+            return try push(bytes, pieceSize: inOnePiece ? Self.onePiece(bytes.count) : Self.pieceSize)
+        }
         if inOnePiece {
             var decoded: [UInt8] = []
             var decodingFailure: XMLError?
@@ -200,7 +208,7 @@ final class PushParser {
             }
             // What came before bytes that are not in the encoding is parsed first: an error libxml2
             // finds there comes first, as it does when the same bytes arrive in other pieces.
-            try pushWhole(decoded, holdingBack: true)
+            try pushWhole(decoded, holdingBack: holdingBack)
             if let decodingFailure { throw fail(decodingFailure) }
         } else {
             var offset = 0
@@ -241,12 +249,35 @@ final class PushParser {
             withheld = []
             return try pushWhole(joined, holdingBack: true, pieceSize: oneCall ? nil : pieceSize)
         }
-        var end = CutHazards.releasable(bytes)
-        // Past libxml2's own limit for one comment (without XML_PARSE_HUGE) it fails the document
-        // anyway: holding more would only buffer a stream that never closes its comment.
-        if bytes.count - end > Self.maximumWithheld { end = bytes.count }
-        if end < bytes.count { withheld = Array(bytes[end...]) }
-        try pushNow(UnsafeRawBufferPointer(rebasing: bytes[..<end]), pieceSize: pieceSize)
+        // Every call to libxml2 ends where the end of a chunk would be safe, not only the last: a buffer larger
+        // than a piece is cut into calls too, and a cut there is judged as a chunk's end would be.
+        var start = 0
+        while start < bytes.count {
+            let end = safeCut(in: bytes, from: start, pieceSize: pieceSize)
+            guard end > start else {
+                withheld = Array(bytes[start...])
+                return
+            }
+            try pushNow(UnsafeRawBufferPointer(rebasing: bytes[start..<end]), pieceSize: Self.onePiece(end - start))
+            start = end
+        }
+    }
+
+    /// Where the call to libxml2 that starts at `start` ends: within `pieceSize` bytes where ``CutHazards``
+    /// allows a cut there, past a construct that must arrive whole once it has (a call larger than a piece),
+    /// or `start` when such a construct has not ended in `bytes` (it waits for the next ones).
+    private func safeCut(in bytes: UnsafeRawBufferPointer, from start: Int, pieceSize: Int) -> Int {
+        var window = pieceSize
+        while true {
+            let stop = start + min(window, bytes.count - start)
+            let end = start + CutHazards.releasable(UnsafeRawBufferPointer(rebasing: bytes[start..<stop]))
+            if end > start { return end }
+            // Past libxml2's own limit for one comment (without XML_PARSE_HUGE) it fails the document
+            // anyway: holding more would only buffer a stream that never closes its comment.
+            if stop - start > Self.maximumWithheld { return stop }
+            if stop == bytes.count { return start }
+            window *= 2
+        }
     }
 
     /// `bytes` in one `xmlParseChunk` call (or calls of `pieceSize`), through ``push(_:pieceSize:)``
