@@ -8,11 +8,9 @@ set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
 
 APT_PACKAGES=(
-    ca-certificates curl openssl iproute2 pkg-config
+    ca-certificates curl openssl iproute2
     nginx
-    libcurl4-openssl-dev libssl-dev libxml2-dev
-    zlib1g-dev libbrotli-dev libzstd-dev
-    libpsl-dev publicsuffix
+    "${COURIER_LIBRARY_PACKAGES[@]}"
     python3 python3-venv
 )
 

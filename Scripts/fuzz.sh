@@ -59,7 +59,7 @@ for target in "${targets[@]}"; do
 done
 
 # Every C library a target of the package links: courier-fuzz builds the Cookies module too (libpsl).
-ensure_apt_packages libcurl4-openssl-dev libssl-dev libxml2-dev zlib1g-dev libbrotli-dev libzstd-dev libpsl-dev pkg-config
+ensure_apt_packages "${COURIER_LIBRARY_PACKAGES[@]}"
 
 SCRATCH="$COURIER_ROOT/.build-fuzz"
 if [ "$build" = 1 ]; then

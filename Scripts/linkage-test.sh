@@ -5,6 +5,8 @@
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
 ensure_swift
+# Its consumers build CourierCurl, CourierXML, CourierCookies and CourierSecurity: their C libraries' headers.
+ensure_apt_packages "${COURIER_LIBRARY_PACKAGES[@]}"
 
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT

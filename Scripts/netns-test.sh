@@ -29,7 +29,8 @@ remove_leftovers() {
 
 build=1
 if [ "${1:-}" = "--no-build" ]; then build=0; shift; fi
-[ -x .venv/bin/python ] || Scripts/bootstrap.sh
+# Always: it is quick when nothing is missing, and a venv left from before says nothing of new system packages.
+Scripts/bootstrap.sh
 
 remove_leftovers
 trap remove_leftovers EXIT

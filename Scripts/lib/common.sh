@@ -27,6 +27,12 @@ ensure_apt_packages() {
     DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 }
 
+# The Debian packages of the C libraries Courier's targets link, and what they read at run time (the public
+# suffix list libpsl loads): what any script that builds the package needs, whether or not it runs servers.
+COURIER_LIBRARY_PACKAGES=(
+    pkg-config libcurl4-openssl-dev libssl-dev libxml2-dev zlib1g-dev libbrotli-dev libzstd-dev libpsl-dev publicsuffix
+)
+
 # The Swift toolchain is not a Debian package: it must already be on PATH (or in /opt/swift).
 ensure_swift() {
     if ! command -v swift >/dev/null 2>&1 && [ -x /opt/swift/usr/bin/swift ]; then
