@@ -31,6 +31,8 @@ from datetime import datetime, timezone
 NAMES = {"raw-libcurl": "raw libcurl (C)",
          "raw-libcurl-handoff": "raw libcurl, pool callers hand over to a curl thread (C)",
          "raw-libcurl-direct": "raw libcurl, pool callers drive it under a lock (C)",
+         "raw-curl-handoff": "raw libcurl, pool callers hand over to a curl thread (C)",
+         "raw-curl-direct": "raw libcurl, pool callers drive it under a lock (C)",
          "courier": "Courier, executor preference", "courier-pool": "Courier, shared-pool callers",
          "async-http-client": "AsyncHTTPClient",
          "urlsession": "URLSession", "curl-cli": "curl -F (command-line tool)", "courier-bench": "Courier",

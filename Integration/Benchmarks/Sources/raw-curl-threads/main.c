@@ -11,7 +11,7 @@
 //            lock (curl_multi_socket_action on its own thread: the request is written there); the curl thread
 //            only waits in epoll for responses and timers; a finished transfer queues the continuation on the
 //            pool (one crossing per call)
-// RAW_CURL_WORKERS: the pool's threads (default 2: Swift's shared pool has one per core).
+// RAW_CURL_WORKERS: the pool's threads (default: one per online core, as Swift's shared pool has).
 // A pool thread that finds no job sleeps on a condition variable at once, as libdispatch's workers do.
 #include <curl/curl.h>
 #include <errno.h>
@@ -115,10 +115,13 @@ static void *pool_worker(void *unused) {
     }
 }
 
-// Every finished transfer: its outcome into its slot, its continuation onto the pool. Holds the multi handle.
-static void read_finished(void) {
+// Every finished transfer: its outcome into its slot, its index into `done` (as many as there are calls).
+// Holds the multi handle; the caller queues the continuations once it has let go of it, so that a woken pool
+// thread does not at once wait for the lock its waker holds.
+static long read_finished(long *done) {
     CURLMsg *message;
     int left;
+    long count = 0;
     while ((message = curl_multi_info_read(multi, &left))) {
         if (message->msg != CURLMSG_DONE) continue;
         Call *call;
@@ -127,8 +130,13 @@ static void read_finished(void) {
         curl_easy_getinfo(message->easy_handle, CURLINFO_RESPONSE_CODE, &call->status);
         curl_easy_getinfo(message->easy_handle, CURLINFO_NUM_CONNECTS, &call->connects);
         curl_multi_remove_handle(multi, message->easy_handle);
-        pool_push(call - calls);
+        done[count++] = call - calls;
     }
+    return count;
+}
+
+static void queue_continuations(const long *done, long count) {
+    for (long i = 0; i < count; i++) pool_push(done[i]);
 }
 
 static int all_finished(void) { return atomic_load(&finished) >= requests; }
@@ -147,7 +155,7 @@ static void submit_handoff(long index) {
 }
 
 static void run_handoff_loop(void) {
-    long *batch = calloc(pool_capacity, sizeof(long));
+    long *batch = calloc(pool_capacity, sizeof(long)), *done = calloc(pool_capacity, sizeof(long));
     while (!all_finished()) {
         pthread_mutex_lock(&command_lock);
         long count = command_count;
@@ -160,10 +168,11 @@ static void run_handoff_loop(void) {
         }
         int running;
         curl_multi_perform(multi, &running);
-        read_finished();
+        queue_continuations(done, read_finished(done));
         if (!all_finished()) curl_multi_poll(multi, NULL, 0, 1000, NULL);
     }
     free(batch);
+    free(done);
 }
 
 // MARK: direct: callers drive libcurl under a lock; the curl thread waits in epoll
@@ -171,7 +180,7 @@ static void run_handoff_loop(void) {
 static pthread_mutex_t multi_lock = PTHREAD_MUTEX_INITIALIZER;
 static int epoll_fd, wake_fd;
 static _Atomic long long timer_deadline = -1;   // libcurl's next timeout (ms, CLOCK_MONOTONIC), -1 for none
-static _Atomic long long loop_waits_until;      // when the curl thread's epoll_wait ends (ms)
+static _Atomic long long loop_waits_until = -1; // when the curl thread's epoll_wait ends (ms), -1 while it works
 static atomic_long loop_wakeups;                 // eventfd writes: a caller moved the timer before the wait's end
 
 static int on_socket(CURL *easy, curl_socket_t fd, int what, void *unused, void *assigned) {
@@ -194,36 +203,44 @@ static int on_socket(CURL *easy, curl_socket_t fd, int what, void *unused, void 
 
 static _Thread_local int on_loop_thread;
 
-// Called with the multi handle held, by whichever thread holds it.
+// Called with the multi handle held, by whichever thread holds it. The curl thread reads the timer before it
+// waits (under the lock); a caller decides whether to wake it once its own libcurl call has returned.
 static int on_timer(CURLM *unused, long timeout_ms, void *unused2) {
     (void)unused; (void)unused2;
-    long long deadline = timeout_ms < 0 ? -1 : now_ms() + timeout_ms;
-    atomic_store(&timer_deadline, deadline);
-    // The curl thread reads the timer before it waits (under the lock), so only a caller that brings the timer
-    // before the end of the wait the curl thread published must wake it. A zero timeout set while a caller adds
-    // its transfer is run by that caller's own socket_action, just after.
-    if (on_loop_thread || timeout_ms <= 0) return 0;
-    long long waits_until = atomic_load(&loop_waits_until);
-    if (deadline < waits_until) {
+    atomic_store(&timer_deadline, timeout_ms < 0 ? -1 : now_ms() + timeout_ms);
+    return 0;
+}
+
+// After a caller's libcurl call, still holding the lock: wakes the curl thread when libcurl's timer now ends before
+// the wait the curl thread published, a timer that is already due included (libcurl sets 0 ms ones mid-call).
+static void wake_for_timer(void) {
+    long long deadline = atomic_load(&timer_deadline), waits_until = atomic_load(&loop_waits_until);
+    if (deadline >= 0 && waits_until >= 0 && deadline < waits_until) {
         uint64_t one = 1;
         atomic_fetch_add(&loop_wakeups, 1);
         if (write(wake_fd, &one, sizeof one) < 0) perror("write eventfd");
     }
-    return 0;
 }
 
 static void submit_direct(long index) {
+    static _Thread_local long *done;   // one list per caller thread, as long as the calls
+    if (!done) done = calloc(pool_capacity, sizeof(long));
     int running;
+    long count;
     pthread_mutex_lock(&multi_lock);
     curl_easy_setopt(calls[index].easy, CURLOPT_URL, url);
+    // Adding sets a 0 ms timer, which the socket_action just below runs on this thread.
     curl_multi_add_handle(multi, calls[index].easy);
     curl_multi_socket_action(multi, CURL_SOCKET_TIMEOUT, 0, &running);
-    read_finished();
+    count = read_finished(done);   // calls that ended meanwhile (a failure can end one at once)
+    wake_for_timer();
     pthread_mutex_unlock(&multi_lock);
+    queue_continuations(done, count);
 }
 
 static void run_direct_loop(void) {
     struct epoll_event events[64];
+    long *done = calloc(pool_capacity, sizeof(long)), count = 0;
     on_loop_thread = 1;
     pthread_mutex_lock(&multi_lock);
     while (!all_finished()) {
@@ -233,7 +250,10 @@ static void run_direct_loop(void) {
         if (deadline >= 0) wait = deadline <= start ? 0 : deadline - start < 1000 ? (int)(deadline - start) : 1000;
         atomic_store(&loop_waits_until, start + wait);
         pthread_mutex_unlock(&multi_lock);
+        queue_continuations(done, count);
         int n = epoll_wait(epoll_fd, events, 64, wait);
+        // Busy from here until the next wait is published: callers need not wake it (they may have, meanwhile).
+        atomic_store(&loop_waits_until, -1);
         if (n < 0 && errno != EINTR) { perror("epoll_wait"); exit(1); }
         int running;
         pthread_mutex_lock(&multi_lock);
@@ -251,9 +271,11 @@ static void run_direct_loop(void) {
         }
         deadline = atomic_load(&timer_deadline);
         if (deadline >= 0 && deadline <= now_ms()) curl_multi_socket_action(multi, CURL_SOCKET_TIMEOUT, 0, &running);
-        read_finished();
+        count = read_finished(done);
     }
     pthread_mutex_unlock(&multi_lock);
+    queue_continuations(done, count);
+    free(done);
 }
 
 // MARK: main
@@ -276,7 +298,7 @@ int main(int argc, char **argv) {
     long concurrency = atol(argv[3]);
     requests = atol(argv[4]);
     const char *cafile = argc > 5 ? argv[5] : NULL;
-    long workers = getenv("RAW_CURL_WORKERS") ? atol(getenv("RAW_CURL_WORKERS")) : 2;
+    long workers = getenv("RAW_CURL_WORKERS") ? atol(getenv("RAW_CURL_WORKERS")) : sysconf(_SC_NPROCESSORS_ONLN);
     if (concurrency < 1 || requests < concurrency || workers < 1) { fprintf(stderr, "bad numbers\n"); return 2; }
 
     curl_global_init(CURL_GLOBAL_ALL);
