@@ -11,7 +11,8 @@
 //            lock (curl_multi_socket_action on its own thread: the request is written there); the curl thread
 //            only waits in epoll for responses and timers; a finished transfer queues the continuation on the
 //            pool (one crossing per call)
-// RAW_CURL_WORKERS: the pool's threads (default: one per online core, as Swift's shared pool has).
+// RAW_CURL_WORKERS: the pool's threads (default: one per online core, as Swift's shared pool has); 0 runs the
+// callers' continuations on the curl thread, which measures each way of driving libcurl without crossings.
 // A pool thread that finds no job sleeps on a condition variable at once, as libdispatch's workers do.
 #include <curl/curl.h>
 #include <errno.h>
@@ -33,7 +34,6 @@ static double now(void) {
     return t.tv_sec + t.tv_nsec / 1e9;
 }
 
-static long long now_ms(void) { return (long long)(now() * 1000.0); }
 
 typedef struct { char *data; size_t size, capacity; } Sink;
 
@@ -135,8 +135,14 @@ static long read_finished(long *done) {
     return count;
 }
 
+static long workers;
+
+// With no pool (RAW_CURL_WORKERS=0) the curl thread runs the continuations itself, as raw-curl does: a baseline
+// for each way of driving libcurl without the crossings.
 static void queue_continuations(const long *done, long count) {
-    for (long i = 0; i < count; i++) pool_push(done[i]);
+    for (long i = 0; i < count; i++) {
+        if (workers == 0) continuation(done[i], 0); else pool_push(done[i]);
+    }
 }
 
 static int all_finished(void) { return atomic_load(&finished) >= requests; }
@@ -179,9 +185,10 @@ static void run_handoff_loop(void) {
 
 static pthread_mutex_t multi_lock = PTHREAD_MUTEX_INITIALIZER;
 static int epoll_fd, wake_fd;
-static _Atomic long long timer_deadline = -1;   // libcurl's next timeout (ms, CLOCK_MONOTONIC), -1 for none
-static _Atomic long long loop_waits_until = -1; // when the curl thread's epoll_wait ends (ms), -1 while it works
-static atomic_long loop_wakeups;                 // eventfd writes: a caller moved the timer before the wait's end
+static _Atomic long long loop_waits_until = -1; // when the curl thread's epoll_wait ends (µs), -1 while it works
+static atomic_long loop_wakeups;                 // eventfd writes: a caller's transfer needs libcurl's timer sooner
+
+static long long now_us(void) { return (long long)(now() * 1e6); }
 
 static int on_socket(CURL *easy, curl_socket_t fd, int what, void *unused, void *assigned) {
     (void)easy; (void)unused;
@@ -201,21 +208,16 @@ static int on_socket(CURL *easy, curl_socket_t fd, int what, void *unused, void 
     return 0;
 }
 
-static _Thread_local int on_loop_thread;
+// libcurl's timer is read with curl_multi_timeout under the lock (no CURLMOPT_TIMERFUNCTION: its timer is
+// one-shot and reported only when it changes, which an application's own clock easily gets wrong).
 
-// Called with the multi handle held, by whichever thread holds it. The curl thread reads the timer before it
-// waits (under the lock); a caller decides whether to wake it once its own libcurl call has returned.
-static int on_timer(CURLM *unused, long timeout_ms, void *unused2) {
-    (void)unused; (void)unused2;
-    atomic_store(&timer_deadline, timeout_ms < 0 ? -1 : now_ms() + timeout_ms);
-    return 0;
-}
-
-// After a caller's libcurl call, still holding the lock: wakes the curl thread when libcurl's timer now ends before
-// the wait the curl thread published, a timer that is already due included (libcurl sets 0 ms ones mid-call).
+// After a caller's libcurl calls, still holding the lock: wakes the curl thread when libcurl's next timeout
+// now ends before the wait the curl thread published (libcurl sets 0 ms ones mid-call, too).
 static void wake_for_timer(void) {
-    long long deadline = atomic_load(&timer_deadline), waits_until = atomic_load(&loop_waits_until);
-    if (deadline >= 0 && waits_until >= 0 && deadline < waits_until) {
+    long timeout = -1;
+    curl_multi_timeout(multi, &timeout);
+    long long waits_until = atomic_load(&loop_waits_until);
+    if (timeout >= 0 && waits_until >= 0 && now_us() + timeout * 1000LL < waits_until) {
         uint64_t one = 1;
         atomic_fetch_add(&loop_wakeups, 1);
         if (write(wake_fd, &one, sizeof one) < 0) perror("write eventfd");
@@ -229,7 +231,8 @@ static void submit_direct(long index) {
     long count;
     pthread_mutex_lock(&multi_lock);
     curl_easy_setopt(calls[index].easy, CURLOPT_URL, url);
-    // Adding sets a 0 ms timer, which the socket_action just below runs on this thread.
+    // Adding sets a 0 ms timeout, which the socket_action just below runs on this thread: the request is
+    // written here.
     curl_multi_add_handle(multi, calls[index].easy);
     curl_multi_socket_action(multi, CURL_SOCKET_TIMEOUT, 0, &running);
     count = read_finished(done);   // calls that ended meanwhile (a failure can end one at once)
@@ -241,17 +244,17 @@ static void submit_direct(long index) {
 static void run_direct_loop(void) {
     struct epoll_event events[64];
     long *done = calloc(pool_capacity, sizeof(long)), count = 0;
-    on_loop_thread = 1;
     pthread_mutex_lock(&multi_lock);
     while (!all_finished()) {
-        // Publish the wait's end under the lock, so that a caller moving the timer knows whether to wake us.
-        long long deadline = atomic_load(&timer_deadline), start = now_ms();
-        int wait = 1000;
-        if (deadline >= 0) wait = deadline <= start ? 0 : deadline - start < 1000 ? (int)(deadline - start) : 1000;
-        atomic_store(&loop_waits_until, start + wait);
+        // Publish the wait's end under the lock, so that a caller whose transfer needs the timer sooner wakes us.
+        long timeout = -1;
+        curl_multi_timeout(multi, &timeout);
+        int wait = timeout < 0 || timeout > 1000 ? 1000 : (int)timeout;
+        atomic_store(&loop_waits_until, now_us() + wait * 1000LL);
         pthread_mutex_unlock(&multi_lock);
         queue_continuations(done, count);
-        int n = epoll_wait(epoll_fd, events, 64, wait);
+        count = 0;
+        int n = wait > 0 ? epoll_wait(epoll_fd, events, 64, wait) : epoll_wait(epoll_fd, events, 64, 0);
         // Busy from here until the next wait is published: callers need not wake it (they may have, meanwhile).
         atomic_store(&loop_waits_until, -1);
         if (n < 0 && errno != EINTR) { perror("epoll_wait"); exit(1); }
@@ -260,8 +263,8 @@ static void run_direct_loop(void) {
         for (int i = 0; i < n; i++) {
             int fd = events[i].data.fd;
             if (fd == wake_fd) {
-                uint64_t count;
-                if (read(wake_fd, &count, sizeof count) < 0) perror("read eventfd");
+                uint64_t ignored;
+                if (read(wake_fd, &ignored, sizeof ignored) < 0) perror("read eventfd");
                 continue;
             }
             int mask = (events[i].events & EPOLLIN ? CURL_CSELECT_IN : 0)
@@ -269,8 +272,9 @@ static void run_direct_loop(void) {
                 | (events[i].events & (EPOLLERR | EPOLLHUP) ? CURL_CSELECT_ERR : 0);
             curl_multi_socket_action(multi, fd, mask, &running);
         }
-        deadline = atomic_load(&timer_deadline);
-        if (deadline >= 0 && deadline <= now_ms()) curl_multi_socket_action(multi, CURL_SOCKET_TIMEOUT, 0, &running);
+        timeout = -1;
+        curl_multi_timeout(multi, &timeout);
+        if (timeout == 0) curl_multi_socket_action(multi, CURL_SOCKET_TIMEOUT, 0, &running);
         count = read_finished(done);
     }
     pthread_mutex_unlock(&multi_lock);
@@ -298,8 +302,8 @@ int main(int argc, char **argv) {
     long concurrency = atol(argv[3]);
     requests = atol(argv[4]);
     const char *cafile = argc > 5 ? argv[5] : NULL;
-    long workers = getenv("RAW_CURL_WORKERS") ? atol(getenv("RAW_CURL_WORKERS")) : sysconf(_SC_NPROCESSORS_ONLN);
-    if (concurrency < 1 || requests < concurrency || workers < 1) { fprintf(stderr, "bad numbers\n"); return 2; }
+    workers = getenv("RAW_CURL_WORKERS") ? atol(getenv("RAW_CURL_WORKERS")) : sysconf(_SC_NPROCESSORS_ONLN);
+    if (concurrency < 1 || requests < concurrency || workers < 0) { fprintf(stderr, "bad numbers\n"); return 2; }
 
     curl_global_init(CURL_GLOBAL_ALL);
     multi = curl_multi_init();
@@ -311,7 +315,6 @@ int main(int argc, char **argv) {
         struct epoll_event event = { .events = EPOLLIN, .data.fd = wake_fd };
         epoll_ctl(epoll_fd, EPOLL_CTL_ADD, wake_fd, &event);
         curl_multi_setopt(multi, CURLMOPT_SOCKETFUNCTION, on_socket);
-        curl_multi_setopt(multi, CURLMOPT_TIMERFUNCTION, on_timer);
     }
     calls = calloc(concurrency, sizeof(Call));
     pool_queue = calloc(concurrency, sizeof(long));
