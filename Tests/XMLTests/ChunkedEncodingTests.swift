@@ -364,6 +364,32 @@ import Testing
         #expect(try ChunkedEncodingTests.push([long]).get().last == .comment(">" + String(repeating: "c", count: 3 * piece)))
     }
 
+    /// A comment `<!-->` held back for its `-->` grows chunk by chunk without being scanned again (a rescan per
+    /// chunk made a never-closed comment cost time quadratic in its size), and goes to libxml2 as soon as its
+    /// `-->` has arrived, however that is cut.
+    @Test func aHeldCommentGrowsUntilItsClosingArrives() throws {
+        func closes(_ tail: String, _ next: String) -> Bool {
+            Array(next.utf8).withUnsafeBytes { CutHazards.holdsClosing(Array(tail.utf8)[...], $0) }
+        }
+        #expect(closes("ab", "c-->") && closes("a-", "->") && closes("--", ">") && closes("", "-->"))
+        #expect(!closes("--", "x>") && !closes("a-", ">") && !closes("ab", "--") && !closes("-", ">"))
+        #expect(CutHazards.isOpenComment(Array("<!-->x".utf8)) && CutHazards.isOpenComment(Array("<!--->".utf8)))
+        #expect(!CutHazards.isOpenComment(Array("<!--x".utf8)) && !CutHazards.isOpenComment(Array("]]".utf8)))
+        let content = ">" + String(repeating: "a-", count: 300) + "b"
+        let document = Array(("<r/><!--" + content + "-->\n").utf8)
+        for size in 1...4 {
+            let parser = try XMLEventParser()
+            var events: [XMLEvent] = []
+            var offset = 0
+            while offset < document.count {
+                events += try parser.feed(document[offset..<min(document.count, offset + size)])
+                offset += size
+            }
+            // Before `finish()`: the comment was handed over once its `-->` came.
+            #expect(events.last == .comment(content), "in chunks of \(size)")
+        }
+    }
+
     /// The `xml` target's run at faa5d0e: a processing instruction holding `<!-->` before the root element, and
     /// a comment `<!-->…-->` after it, failed a byte at a time and when cut in that comment ("Comment not
     /// terminated"): the instruction's `<!-->` hid the comment's from `CutHazards`.

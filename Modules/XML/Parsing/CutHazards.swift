@@ -52,6 +52,28 @@ enum CutHazards {
         return end
     }
 
+    private static let arrowOpening: [UInt8] = Array("<!-->".utf8)
+    private static let longArrowOpening: [UInt8] = Array("<!--->".utf8)
+
+    /// Whether bytes held back start with a comment opening `<!-->` or `<!--->` (as ``releasable(_:)`` holds
+    /// one back only while no `-->` follows it, such bytes hold none after the opening).
+    static func isOpenComment(_ held: [UInt8]) -> Bool {
+        held.starts(with: arrowOpening) || held.starts(with: longArrowOpening)
+    }
+
+    /// Whether `-->` is in `tail` (the last two bytes held) followed by `next`, that is, in `next` or across the
+    /// boundary. `tail` may reach into the opening itself: then this can say yes for no real closing, which only
+    /// costs a rescan.
+    static func holdsClosing(_ tail: ArraySlice<UInt8>, _ next: UnsafeRawBufferPointer) -> Bool {
+        var twoBack: UInt8 = 0, oneBack: UInt8 = 0
+        for byte in tail { (twoBack, oneBack) = (oneBack, byte) }
+        for byte in next {
+            if byte == 0x3E, oneBack == 0x2D, twoBack == 0x2D { return true }
+            (twoBack, oneBack) = (oneBack, byte)
+        }
+        return false
+    }
+
     /// The index just past the first `-->` at or after `start`.
     private static func closing(in bytes: UnsafeRawBufferPointer, from start: Int) -> Int? {
         var index = start

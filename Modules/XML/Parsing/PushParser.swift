@@ -243,6 +243,16 @@ final class PushParser {
     private func push(_ bytes: UnsafeRawBufferPointer, pieceSize: Int) throws(XMLError) {
         guard !bytes.isEmpty else { return }
         guard withheld.isEmpty else {
+            // A comment held back for its `-->` grows without a rescan while none arrives: scanning the whole
+            // held part again for each chunk made a body that never closes its comment, sent in small chunks,
+            // cost time quadratic in its size (up to the 10 MB limit: minutes of CPU for one hostile body).
+            if CutHazards.isOpenComment(withheld), !CutHazards.holdsClosing(withheld.suffix(2), bytes) {
+                withheld.append(contentsOf: bytes)
+                guard withheld.count > Self.maximumWithheld else { return }
+                let all = withheld
+                withheld = []
+                return try pushWhole(all, holdingBack: false, pieceSize: pieceSize)
+            }
             let joined = withheld + bytes
             // What was held back joins a call that was to be one piece without splitting it.
             let oneCall = joined.count <= pieceSize + withheld.count
