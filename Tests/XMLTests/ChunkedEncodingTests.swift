@@ -58,9 +58,11 @@ import Testing
         Case(encoding: "hz-gb-2312", content: Array("~{Dc~}".utf8), text: "你"),
     ]
 
-    static func push(_ pieces: [[UInt8]], charset: String? = nil) -> Result<[XMLEvent], XMLError> {
+    static func push(
+        _ pieces: [[UInt8]], charset: String? = nil, options: XMLParseOptions = XMLParseOptions()
+    ) -> Result<[XMLEvent], XMLError> {
         do {
-            let parser = try XMLEventParser(charset: charset)
+            let parser = try XMLEventParser(options: options, charset: charset)
             var events: [XMLEvent] = []
             for piece in pieces { events += try parser.feed(piece) }
             events += try parser.finish()
@@ -328,12 +330,7 @@ import Testing
     ])
     func aCommentOpeningInADocumentTypeLiteralIsNoHazard(_ text: String) throws {
         let options = XMLParseOptions(allowsExternalDTDReference: true)
-        func push(_ pieces: [[UInt8]]) throws -> [XMLEvent] {
-            let parser = try XMLEventParser(options: options)
-            var events: [XMLEvent] = []
-            for piece in pieces { events += try parser.feed(piece) }
-            return events + (try parser.finish())
-        }
+        func push(_ pieces: [[UInt8]]) throws -> [XMLEvent] { try ChunkedEncodingTests.push(pieces, options: options).get() }
         let document = Array(text.utf8)
         let whole = try push([document])
         #expect(whole.contains { if case .startElement = $0 { true } else { false } })
