@@ -21,7 +21,13 @@
 #   allocations    heap allocations per small GET (C=16) of raw libcurl, Courier (both kinds of callers) and
 #                  AsyncHTTPClient, counted by an LD_PRELOAD library (Integration/Benchmarks/Tools/malloc_count.c):
 #                  the difference between a run of 2N and one of N requests, over N
-#   (none named: all eight)
+#   idle-path      small GETs at C=1 and C=16 of raw libcurl, raw-curl-threads (both designs) and Courier (executor
+#                  preference, shared-pool callers long-lived and a task per call) with the guest kernel's halt
+#                  polling as the machine has it and at 200 µs (the kernel's default; 0 if that is the machine's), rounds interleaved: user and
+#                  system CPU per request. Needs root on a KVM guest with cpuidle-haltpoll (the knob
+#                  /sys/module/haltpoll/parameters/guest_halt_poll_ns), which it sets back when it ends;
+#                  skipped elsewhere. Not part of the default run: it changes a machine setting while it runs
+#   (none named: all but idle-path)
 #   --quick     fewer requests and rounds (a smoke run)
 #   --no-write  print the tables without touching docs/performance.md
 # --write replaces only the tables of the benchmarks that ran; the others stay as they are.
@@ -40,8 +46,8 @@ for argument in "$@"; do
     case "$argument" in
         --quick) rounds=1 small=3000 small_serial=500 slow_calls=2000 slow_small=200 multipart_rounds=1 serialization_rounds=7 json_rounds=1 xml_megabytes=50 observe_rounds=1 ;;
         --no-write) write=0 ;;
-        clients | multipart | serialization | json | xml | observability | scale | allocations) benchmarks+=("$argument") ;;
-        *) die "unknown argument: $argument (options: --quick --no-write; benchmarks: clients multipart serialization json xml observability scale allocations)" ;;
+        clients | multipart | serialization | json | xml | observability | scale | allocations | idle-path) benchmarks+=("$argument") ;;
+        *) die "unknown argument: $argument (options: --quick --no-write; benchmarks: clients multipart serialization json xml observability scale allocations idle-path)" ;;
     esac
 done
 [ ${#benchmarks[@]} -gt 0 ] || benchmarks=(clients multipart serialization json xml observability scale allocations)
@@ -61,6 +67,7 @@ selected multipart && products+=(courier-bench)
 selected observability && products+=(courier-bench)
 selected scale && products+=(courier-bench)
 selected allocations && products+=(raw-curl courier-bench ahc-bench)
+selected idle-path && products+=(raw-curl raw-curl-threads courier-bench)
 selected serialization && products+=(serialization-bench)
 selected json && products+=(json-bench)
 selected xml && products+=(xml-bench)
@@ -77,13 +84,16 @@ bin="$(cd Integration/Benchmarks && swift build -c release --show-bin-path)"
 
 results="$(mktemp)"
 scratch="$(mktemp -d)"
+halt_poll_knob=/sys/module/haltpoll/parameters/guest_halt_poll_ns
+halt_poll_original=""
 cleanup() {
+    if [ -n "$halt_poll_original" ]; then echo "$halt_poll_original" >"$halt_poll_knob" || true; fi
     rm -rf "$scratch" "$results"
     if [ "${servers_started:-0}" = 1 ]; then Scripts/servers.sh stop >/dev/null 2>&1 || true; fi
 }
 trap cleanup EXIT
 
-if selected clients || selected multipart || selected observability || selected scale || selected allocations; then
+if selected clients || selected multipart || selected observability || selected scale || selected allocations || selected idle-path; then
     # nginx must not write a log line per request while we measure.
     Scripts/servers.sh stop >/dev/null 2>&1 || true
     servers_started=1
@@ -231,6 +241,38 @@ if selected allocations; then
             printf '{"group":"allocations","client":"%s","workload":"allocations","error":"no count"}\n' "$client" >>"$results"
         fi
     done
+fi
+
+if selected idle-path; then
+    if [ -w "$halt_poll_knob" ]; then
+        halt_poll_original="$(cat "$halt_poll_knob")"
+        other=200000
+        [ "$halt_poll_original" = 200000 ] && other=0
+        log "benchmark: small GETs with the guest's halt polling at ${halt_poll_original} ns (the machine's) and at $other ns"
+        # Rounds interleave the two settings, so a machine that drifts does not favour either.
+        for round in $(seq 1 "$rounds"); do
+            for poll in "$halt_poll_original" "$other"; do
+                echo "$poll" >"$halt_poll_knob"
+                for concurrency in 1 16; do
+                    n=$small
+                    [ "$concurrency" = 1 ] && n=$((small / 2))
+                    for entry in raw-libcurl:::raw-curl raw-libcurl-handoff:::raw-curl-threads:handoff \
+                        raw-libcurl-direct:::raw-curl-threads:direct courier::workers:courier-bench \
+                        courier-pool:pool:workers:courier-bench courier-pool-task:pool::courier-bench; do
+                        # client:callers:shape:executable[:mode]; raw-curl-threads takes its mode where the others take "small".
+                        IFS=: read -r client callers shape executable mode <<<"$entry"
+                        COURIER_BENCH_CALLERS="$callers" COURIER_BENCH_SHAPE="$shape" \
+                            record "$client" small http "$bin/$executable" "${mode:-small}" "$COURIER_NGINX_URL/json" "$concurrency" "$n"
+                        sed -i "\$s/^{/{\"group\":\"idle-path\",\"halt_poll_ns\":$poll,\"label\":\"$client\",/" "$results"
+                    done
+                done
+            done
+        done
+        echo "$halt_poll_original" >"$halt_poll_knob"
+        halt_poll_original=""
+    else
+        log "idle-path skipped: $halt_poll_knob is not writable here (not a KVM guest with cpuidle-haltpoll, or not root)"
+    fi
 fi
 
 if selected serialization; then

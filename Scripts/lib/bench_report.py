@@ -44,7 +44,8 @@ MARKERS = {"clients": ("<!-- bench:start -->", "<!-- bench:end -->"),
            "xml": ("<!-- bench-xml:start -->", "<!-- bench-xml:end -->"),
            "observability": ("<!-- bench-observability:start -->", "<!-- bench-observability:end -->"),
            "scale": ("<!-- bench-scale:start -->", "<!-- bench-scale:end -->"),
-           "allocations": ("<!-- bench-allocations:start -->", "<!-- bench-allocations:end -->")}
+           "allocations": ("<!-- bench-allocations:start -->", "<!-- bench-allocations:end -->"),
+           "idle-path": ("<!-- bench-idle-path:start -->", "<!-- bench-idle-path:end -->")}
 
 
 def group_of(row):
@@ -350,6 +351,42 @@ def allocations_table(rows, errors):
     return header("nginx on 127.0.0.1, HTTP/1.1 keep-alive") + "\n" + "\n".join(out)
 
 
+IDLE_PATH_CLIENTS = [("raw-libcurl", "raw libcurl (C), one thread"),
+                     ("raw-libcurl-handoff", "raw-curl-threads handoff (C)"),
+                     ("raw-libcurl-direct", "raw-curl-threads socket action (C)"),
+                     ("courier", "Courier, executor preference, long-lived callers"),
+                     ("courier-pool", "Courier, shared-pool callers, long-lived"),
+                     ("courier-pool-task", "Courier, shared-pool callers, a task per call")]
+
+
+def idle_path_table(rows, errors):
+    """Small GETs with the guest's halt polling at two settings: rate against raw libcurl's in the same round,
+    and user and system CPU per request."""
+    runs = {}
+    for row in rows:
+        runs.setdefault((row["halt_poll_ns"], row["concurrency"], row["label"]), []).append(row)
+    out = ["| guest halt polling | in flight | client | req/s | vs raw libcurl (range over rounds) | user CPU µs/req | system CPU µs/req |",
+           "|---:|---:|---|---:|---:|---:|---:|"]
+    for poll in sorted({key[0] for key in runs}):
+        for concurrency in sorted({key[1] for key in runs if key[0] == poll}):
+            raw = runs.get((poll, concurrency, "raw-libcurl"), [])
+            raw_rates = [r["requests"] / r["seconds"] for r in raw]
+            for label, name in IDLE_PATH_CLIENTS:
+                mine = runs.get((poll, concurrency, label))
+                if not mine:
+                    continue
+                rates = [r["requests"] / r["seconds"] for r in mine]
+                # Round by round: the nth run of each client was made in the same round as raw libcurl's nth.
+                ratios = [rate / base for rate, base in zip(rates, raw_rates) if base]
+                ratio = f"{statistics.median(ratios):.2f}× ({min(ratios):.2f}–{max(ratios):.2f})" if ratios else "n/a"
+                user = statistics.median(r["user_seconds"] / r["requests"] * 1e6 for r in mine)
+                system = statistics.median(r["system_seconds"] / r["requests"] * 1e6 for r in mine)
+                setting = f"{poll / 1000:.0f} µs" if poll else "off"
+                out.append(f"| {setting} | {concurrency} | {name} | {statistics.median(rates):.0f} | {ratio} | {user:.1f} | {system:.1f} |")
+    out += failures(errors)
+    return header("nginx on 127.0.0.1, `GET /json`, medians of the rounds") + "\n" + "\n".join(out)
+
+
 def replace_block(text, group, table):
     start, end = MARKERS[group]
     if start not in text:
@@ -364,7 +401,7 @@ def main():
     tables = {}
     builders = {"clients": clients_table, "multipart": multipart_table, "serialization": serialization_table,
                 "json": json_table, "xml": xml_table, "observability": observability_table, "scale": scale_table,
-                "allocations": allocations_table}
+                "allocations": allocations_table, "idle-path": idle_path_table}
     for group, build in builders.items():
         group_rows = [r for r in rows if group_of(r) == group]
         group_errors = [e for e in errors if group_of(e) == group]

@@ -85,10 +85,12 @@ private func runWorkers(count: Int, workers: Int, _ operation: @escaping @Sendab
 public func report(client: String, workload: Workload, seconds: Double, bytes: Int64, connections: Int?, failures: Int) {
     var usage = rusage()
     getrusage(RUSAGE_SELF.rawValue, &usage)
-    let cpu = Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6
-        + Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) / 1e6
+    // User and system time apart too: which side of the kernel a client's cost is on.
+    let user = Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6
+    let system = Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) / 1e6
+    let cpu = user + system
     let connectionsText = connections.map(String.init) ?? "null"
-    print(#"{"client":"\#(client)","workload":"\#(workload.kind.rawValue)","concurrency":\#(workload.concurrency),"requests":\#(workload.requests),"failures":\#(failures),"seconds":\#(String(format: "%.6f", seconds)),"cpu_seconds":\#(String(format: "%.6f", cpu)),"max_rss_kib":\#(usage.ru_maxrss),"threads":\#(threadCount()),"bytes":\#(bytes),"connections":\#(connectionsText)}"#)
+    print(#"{"client":"\#(client)","workload":"\#(workload.kind.rawValue)","concurrency":\#(workload.concurrency),"requests":\#(workload.requests),"failures":\#(failures),"seconds":\#(String(format: "%.6f", seconds)),"cpu_seconds":\#(String(format: "%.6f", cpu)),"user_seconds":\#(String(format: "%.6f", user)),"system_seconds":\#(String(format: "%.6f", system)),"max_rss_kib":\#(usage.ru_maxrss),"threads":\#(threadCount()),"bytes":\#(bytes),"connections":\#(connectionsText)}"#)
 }
 
 /// The process's threads now (`Threads:` of /proc/self/status); -1 when it cannot be read.

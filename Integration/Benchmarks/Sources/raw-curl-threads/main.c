@@ -346,10 +346,12 @@ int main(int argc, char **argv) {
     struct rusage usage;
     getrusage(RUSAGE_SELF, &usage);
     printf("{\"client\":\"raw-libcurl-%s\",\"workload\":\"small\",\"concurrency\":%ld,\"requests\":%ld,"
-           "\"workers\":%ld,\"failures\":%ld,\"seconds\":%.6f,\"cpu_seconds\":%.6f,\"max_rss_kib\":%ld,"
+           "\"workers\":%ld,\"failures\":%ld,\"seconds\":%.6f,\"cpu_seconds\":%.6f,\"user_seconds\":%.6f,"
+           "\"system_seconds\":%.6f,\"max_rss_kib\":%ld,"
            "\"bytes\":%lld,\"connections\":%ld,\"timer_wakeups\":%ld,\"voluntary_switches\":%ld,\"involuntary_switches\":%ld}\n",
            mode, concurrency, requests, workers, atomic_load(&failures), seconds,
            usage.ru_utime.tv_sec + usage.ru_utime.tv_usec / 1e6 + usage.ru_stime.tv_sec + usage.ru_stime.tv_usec / 1e6,
+           usage.ru_utime.tv_sec + usage.ru_utime.tv_usec / 1e6, usage.ru_stime.tv_sec + usage.ru_stime.tv_usec / 1e6,
            usage.ru_maxrss, atomic_load(&bytes), atomic_load(&connections), atomic_load(&loop_wakeups), usage.ru_nvcsw, usage.ru_nivcsw);
     for (long i = 0; i < concurrency; i++) { curl_easy_cleanup(calls[i].easy); free(calls[i].sink.data); }
     curl_multi_cleanup(multi);

@@ -131,10 +131,11 @@ int main(int argc, char **argv) {
     struct rusage usage;
     getrusage(RUSAGE_SELF, &usage);
     printf("{\"client\":\"raw-libcurl\",\"workload\":\"%s\",\"concurrency\":%ld,\"requests\":%ld,"
-           "\"failures\":%ld,\"seconds\":%.6f,\"cpu_seconds\":%.6f,\"max_rss_kib\":%ld,"
-           "\"bytes\":%lld,\"connections\":%ld}\n",
+           "\"failures\":%ld,\"seconds\":%.6f,\"cpu_seconds\":%.6f,\"user_seconds\":%.6f,\"system_seconds\":%.6f,"
+           "\"max_rss_kib\":%ld,\"bytes\":%lld,\"connections\":%ld}\n",
            workload, concurrency, requests, failures, seconds,
            usage.ru_utime.tv_sec + usage.ru_utime.tv_usec / 1e6 + usage.ru_stime.tv_sec + usage.ru_stime.tv_usec / 1e6,
+           usage.ru_utime.tv_sec + usage.ru_utime.tv_usec / 1e6, usage.ru_stime.tv_sec + usage.ru_stime.tv_usec / 1e6,
            usage.ru_maxrss, bytes, connections);
     if (upload) fclose(upload);
     curl_multi_cleanup(multi);
