@@ -23,8 +23,8 @@
 #                  the difference between a run of 2N and one of N requests, over N
 #   idle-path      small GETs at C=1 and C=16 of raw libcurl, raw-curl-threads (both designs) and Courier (executor
 #                  preference, shared-pool callers long-lived and a task per call) with the guest kernel's halt
-#                  polling as the machine has it and at 200 µs (the kernel's default; 0 if that is the machine's), rounds interleaved: user and
-#                  system CPU per request. Needs root on a KVM guest with cpuidle-haltpoll (the knob
+#                  polling as the machine has it and at 200 µs (0 if that is the machine's), rounds
+#                  interleaved: user and system CPU per request. Needs root on a KVM guest with cpuidle-haltpoll (the knob
 #                  /sys/module/haltpoll/parameters/guest_halt_poll_ns), which it sets back when it ends;
 #                  skipped elsewhere. Not part of the default run: it changes a machine setting while it runs
 #   (none named: all but idle-path)
@@ -254,16 +254,22 @@ if selected idle-path; then
             for poll in "$halt_poll_original" "$other"; do
                 echo "$poll" >"$halt_poll_knob"
                 for concurrency in 1 16; do
-                    n=$small
-                    [ "$concurrency" = 1 ] && n=$((small / 2))
+                    # Runs of a second or so: getrusage's split of user and system time is sampled at the tick.
+                    n=$((3 * small))
+                    [ "$concurrency" = 1 ] && n=$((3 * small / 2))
                     for entry in raw-libcurl:::raw-curl raw-libcurl-handoff:::raw-curl-threads:handoff \
                         raw-libcurl-direct:::raw-curl-threads:direct courier::workers:courier-bench \
                         courier-pool:pool:workers:courier-bench courier-pool-task:pool::courier-bench; do
                         # client:callers:shape:executable[:mode]; raw-curl-threads takes its mode where the others take "small".
                         IFS=: read -r client callers shape executable mode <<<"$entry"
+                        lines="$(wc -l <"$results")"
                         COURIER_BENCH_CALLERS="$callers" COURIER_BENCH_SHAPE="$shape" \
                             record "$client" small http "$bin/$executable" "${mode:-small}" "$COURIER_NGINX_URL/json" "$concurrency" "$n"
-                        sed -i "\$s/^{/{\"group\":\"idle-path\",\"halt_poll_ns\":$poll,\"label\":\"$client\",/" "$results"
+                        # A client that ended well but printed nothing still leaves a line to tag, never its neighbour's.
+                        if [ "$(wc -l <"$results")" = "$lines" ]; then
+                            printf '{"client":"%s","workload":"small","error":"no output"}\n' "$client" >>"$results"
+                        fi
+                        sed -i "\$s/^{/{\"group\":\"idle-path\",\"halt_poll_ns\":$poll,\"round\":$round,\"concurrency\":$concurrency,\"label\":\"$client\",/" "$results"
                     done
                 done
             done

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Turns the JSON lines of Scripts/bench.sh into the Markdown tables of docs/performance.md.
 
-Five tables, one per benchmark of bench.sh, each between its own markers in the file:
+One table per benchmark of bench.sh, each between its own markers in the file:
 - clients (`<!-- bench:start -->` … `<!-- bench:end -->`): each (client, workload, concurrency)
   keeps the median of its rounds; ratios are to the raw libcurl client of the same run.
 - multipart (`<!-- bench-multipart:start -->` … `<!-- bench-multipart:end -->`): the 1 GiB
@@ -16,6 +16,11 @@ Five tables, one per benchmark of bench.sh, each between its own markers in the 
 - observability (`<!-- bench-observability:start -->` … `<!-- bench-observability:end -->`): courier-bench's
   small GETs with CourierLogging, CourierTracing and CourierMetrics installed or not; client CPU per request,
   medians of interleaved rounds, and what each adds to the plain session's.
+
+- scale, allocations: the scale curve (`<!-- bench-scale:start -->`) and heap allocations per small GET
+  (`<!-- bench-allocations:start -->`).
+- idle-path (`<!-- bench-idle-path:start -->` … `<!-- bench-idle-path:end -->`): small GETs at two settings of
+  the guest's halt polling; each run's rate over raw libcurl's in the same round, user and system CPU.
 
 `--write FILE` replaces the text between the markers of each benchmark that has results (or
 failures) in this run, and leaves the others as they are.
@@ -34,6 +39,7 @@ NAMES = {"raw-libcurl": "raw libcurl (C)",
          "raw-curl-handoff": "raw libcurl, pool callers hand over to a curl thread (C)",
          "raw-curl-direct": "raw libcurl, pool callers drive it under a lock (C)",
          "courier": "Courier, executor preference", "courier-pool": "Courier, shared-pool callers",
+         "courier-pool-task": "Courier, shared-pool callers, a task per call",
          "async-http-client": "AsyncHTTPClient",
          "urlsession": "URLSession", "curl-cli": "curl -F (command-line tool)", "courier-bench": "Courier",
          "raw-curl": "raw libcurl (C)", "urlsession-bench": "URLSession", "serialization-bench": "serialization-bench"}
@@ -360,8 +366,11 @@ IDLE_PATH_CLIENTS = [("raw-libcurl", "raw libcurl (C), one thread"),
 
 
 def idle_path_table(rows, errors):
-    """Small GETs with the guest's halt polling at two settings: rate against raw libcurl's in the same round,
-    and user and system CPU per request."""
+    """Small GETs with the guest's halt polling at two settings: each run's rate over raw libcurl's in the same
+    round (bench.sh tags every line with its round), and user and system CPU per request."""
+    def rate(row):
+        return row["requests"] / row["seconds"] if row.get("seconds") else 0.0
+
     runs = {}
     for row in rows:
         runs.setdefault((row["halt_poll_ns"], row["concurrency"], row["label"]), []).append(row)
@@ -369,21 +378,22 @@ def idle_path_table(rows, errors):
            "|---:|---:|---|---:|---:|---:|---:|"]
     for poll in sorted({key[0] for key in runs}):
         for concurrency in sorted({key[1] for key in runs if key[0] == poll}):
-            raw = runs.get((poll, concurrency, "raw-libcurl"), [])
-            raw_rates = [r["requests"] / r["seconds"] for r in raw]
+            raw_by_round = {r["round"]: rate(r) for r in runs.get((poll, concurrency, "raw-libcurl"), [])}
             for label, name in IDLE_PATH_CLIENTS:
                 mine = runs.get((poll, concurrency, label))
                 if not mine:
                     continue
-                rates = [r["requests"] / r["seconds"] for r in mine]
-                # Round by round: the nth run of each client was made in the same round as raw libcurl's nth.
-                ratios = [rate / base for rate, base in zip(rates, raw_rates) if base]
+                # A round whose raw libcurl run failed has no ratio; the other rounds still do.
+                ratios = [rate(r) / raw_by_round[r["round"]] for r in mine if raw_by_round.get(r["round"])]
                 ratio = f"{statistics.median(ratios):.2f}× ({min(ratios):.2f}–{max(ratios):.2f})" if ratios else "n/a"
                 user = statistics.median(r["user_seconds"] / r["requests"] * 1e6 for r in mine)
                 system = statistics.median(r["system_seconds"] / r["requests"] * 1e6 for r in mine)
                 setting = f"{poll / 1000:.0f} µs" if poll else "off"
-                out.append(f"| {setting} | {concurrency} | {name} | {statistics.median(rates):.0f} | {ratio} | {user:.1f} | {system:.1f} |")
-    out += failures(errors)
+                out.append(f"| {setting} | {concurrency} | {name} | {statistics.median(rate(r) for r in mine):.0f} | {ratio} | {user:.1f} | {system:.1f} |")
+    for error in errors:
+        setting = f"{error['halt_poll_ns'] / 1000:.0f} µs" if error.get("halt_poll_ns") else "off"
+        out.append(f"\nFailed: {NAMES.get(error['client'], error['client'])} at C={error.get('concurrency', '?')}, "
+                   f"halt polling {setting}, round {error.get('round', '?')}: `{error['error'].strip()[-200:]}`")
     return header("nginx on 127.0.0.1, `GET /json`, medians of the rounds") + "\n" + "\n".join(out)
 
 

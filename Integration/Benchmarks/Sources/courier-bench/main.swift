@@ -12,6 +12,9 @@ import Synchronization
 // `courier-pool`).
 let workload = Workload.parse()
 let onSharedPool = ProcessInfo.processInfo.environment["COURIER_BENCH_CALLERS"] == "pool"
+/// COURIER_BENCH_LAYER=transport: small GETs call `transport.send` with a context of their own, without the
+/// session (no chain, no task registry, no `DataResponse`): what the session's layers cost, by difference.
+let callsTransportDirectly = ProcessInfo.processInfo.environment["COURIER_BENCH_LAYER"] == "transport"
 var configuration = CurlTransport.Configuration()
 configuration.certificateAuthorityFile = workload.caFile
 // For measuring the per-host connection limit's effect (Scripts/bench.sh leaves the default).
@@ -51,6 +54,14 @@ nonisolated func measure() async throws {
 
 nonisolated func runWorkload() async throws {
     switch workload.kind {
+    case .small where callsTransportDirectly:
+        try await runConcurrently(count: workload.requests, concurrency: workload.concurrency) {
+            let context = RequestContext(request: request, timeouts: Timeouts(request: .seconds(600)))
+            let response = try await transport.send(request, body: nil, context: context)
+            let body = try await response.body.collect(upTo: 1 << 20)
+            tally.bytes.add(Int64(body.count), ordering: .relaxed)
+            if response.status.code >= 400 { tally.failures.add(1, ordering: .relaxed) }
+        }
     case .small:
         try await runConcurrently(count: workload.requests, concurrency: workload.concurrency) {
             let response = try await session.data(for: request)
