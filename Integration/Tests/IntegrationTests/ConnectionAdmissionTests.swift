@@ -114,7 +114,10 @@ struct ConnectionAdmissionTests {
         #expect(responses.count == 8)
         #expect(responses.allSatisfy { $0.head.status == .ok })
         #expect(elapsed >= .milliseconds(390), "8 calls of 100 ms at 2 per host took \(elapsed)")
-        #expect(elapsed < TimeBounds.limit(.milliseconds(400)))
+        // What this bound catches is a waiting call left for a timer (the 60 s request timeout). Bounded by the 400 ms
+        // of answers alone, it failed under ThreadSanitizer with a CPU hog beside it (5.18 s against 5 s, a clean-clone
+        // run at `ecd346d`): eight exchanges cost more than their answers' time there. A second of client work on top.
+        #expect(elapsed < TimeBounds.limit(.milliseconds(1_400)))
         await t.shutdown()
     }
 
