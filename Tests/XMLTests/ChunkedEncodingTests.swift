@@ -203,8 +203,8 @@ import Testing
     @Test func aLargeDocumentInAnEncodingOnlyICUKnowsStreams() async throws {
         let element = Array("<a>".utf8) + Self.repeated([0x82, 0xA0], count: 500) + Array("</a>".utf8)
         let elements = 11_000
-        // Built in one buffer: each `+` of 11 MB would be one more copy in the process's resident memory, which
-        // StreamingMemoryTests bounds while this runs beside it.
+        // Built in one buffer, without the copy of 11 MB that each `+` would make in a test process where every
+        // suite's memory adds up.
         var document = Array("<?xml version=\"1.0\" encoding=\"x-sjis\"?><r>".utf8)
         document.reserveCapacity(document.count + element.count * elements + 4)
         for _ in 0..<elements { document.append(contentsOf: element) }
