@@ -21,6 +21,10 @@
 #   allocations    heap allocations per small GET (C=16) of raw libcurl, Courier (both kinds of callers) and
 #                  AsyncHTTPClient, counted by an LD_PRELOAD library (Integration/Benchmarks/Tools/malloc_count.c):
 #                  the difference between a run of 2N and one of N requests, over N
+#   instructions   user-space instructions per small GET (C=1 and C=16) of raw libcurl, raw-curl-threads' handoff,
+#                  Courier (executor preference and shared-pool callers, long-lived and a task per call, and the
+#                  transport called without the session) and AsyncHTTPClient, counted by Valgrind's Callgrind (2N requests less N, over
+#                  N) and split by shared object: a figure that does not depend on how busy the machine is
 #   idle-path      small GETs at C=1 and C=16 of raw libcurl, raw-curl-threads (both designs) and Courier (executor
 #                  preference, shared-pool callers long-lived and a task per call) with the guest kernel's halt
 #                  polling as the machine has it and at 200 µs (0 if that is the machine's), rounds
@@ -40,17 +44,17 @@ set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
 cd "$COURIER_ROOT"
 
-rounds=3 small=20000 small_serial=3000 slow_calls=10000 slow_small=1000 multipart_rounds=7 serialization_rounds=31 json_rounds=3 xml_megabytes=200 observe_rounds=5 write=1
+rounds=3 small=20000 small_serial=3000 counted=1000 slow_calls=10000 slow_small=1000 multipart_rounds=7 serialization_rounds=31 json_rounds=3 xml_megabytes=200 observe_rounds=5 write=1
 benchmarks=()
 for argument in "$@"; do
     case "$argument" in
-        --quick) rounds=1 small=3000 small_serial=500 slow_calls=2000 slow_small=200 multipart_rounds=1 serialization_rounds=7 json_rounds=1 xml_megabytes=50 observe_rounds=1 ;;
+        --quick) rounds=1 small=3000 small_serial=500 counted=200 slow_calls=2000 slow_small=200 multipart_rounds=1 serialization_rounds=7 json_rounds=1 xml_megabytes=50 observe_rounds=1 ;;
         --no-write) write=0 ;;
-        clients | multipart | serialization | json | xml | observability | scale | allocations | idle-path) benchmarks+=("$argument") ;;
-        *) die "unknown argument: $argument (options: --quick --no-write; benchmarks: clients multipart serialization json xml observability scale allocations idle-path)" ;;
+        clients | multipart | serialization | json | xml | observability | scale | allocations | instructions | idle-path) benchmarks+=("$argument") ;;
+        *) die "unknown argument: $argument (options: --quick --no-write; benchmarks: clients multipart serialization json xml observability scale allocations instructions idle-path)" ;;
     esac
 done
-[ ${#benchmarks[@]} -gt 0 ] || benchmarks=(clients multipart serialization json xml observability scale allocations)
+[ ${#benchmarks[@]} -gt 0 ] || benchmarks=(clients multipart serialization json xml observability scale allocations instructions)
 selected() { [[ " ${benchmarks[*]} " == *" $1 "* ]]; }
 
 # with_lock COMMAND...: runs COMMAND holding COURIER_BUILD_LOCK when it is set.
@@ -60,6 +64,7 @@ with_lock() {
 
 ensure_swift
 Scripts/bootstrap.sh
+selected instructions && ensure_apt_packages valgrind binutils
 
 products=()
 selected clients && products+=(raw-curl raw-curl-threads courier-bench ahc-bench urlsession-bench)
@@ -68,6 +73,7 @@ selected observability && products+=(courier-bench)
 selected scale && products+=(courier-bench)
 selected allocations && products+=(raw-curl courier-bench ahc-bench)
 selected idle-path && products+=(raw-curl raw-curl-threads courier-bench)
+selected instructions && products+=(raw-curl raw-curl-threads courier-bench ahc-bench)
 selected serialization && products+=(serialization-bench)
 selected json && products+=(json-bench)
 selected xml && products+=(xml-bench)
@@ -93,7 +99,7 @@ cleanup() {
 }
 trap cleanup EXIT
 
-if selected clients || selected multipart || selected observability || selected scale || selected allocations || selected idle-path; then
+if selected clients || selected multipart || selected observability || selected scale || selected allocations || selected instructions || selected idle-path; then
     # nginx must not write a log line per request while we measure.
     Scripts/servers.sh stop >/dev/null 2>&1 || true
     servers_started=1
@@ -241,6 +247,41 @@ if selected allocations; then
             printf '{"group":"allocations","client":"%s","workload":"allocations","error":"no count"}\n' "$client" >>"$results"
         fi
     done
+fi
+
+if selected instructions; then
+    log "benchmark: instructions per small GET, under Callgrind"
+    cc -O2 -shared -fPIC -o "$scratch/sigsuspend_copy.so" Integration/Benchmarks/Tools/sigsuspend_copy.c
+    # profile N PROFILE CLIENT ARGS...: one run of N requests under Callgrind, its profile written to PROFILE.
+    # Callgrind runs one thread at a time, so the counts are the work each design does, not how its threads meet.
+    profile() {
+        local n="$1" out="$2" executable="$3" mode="$4" concurrency="$5"
+        # A copy without DWARF: Valgrind 3.19 cannot read the debug information Swift 6 writes for some
+        # binaries (ahc-bench), and gives up. The symbol table stays, so functions keep their names.
+        objcopy --strip-debug "$executable" "$scratch/profiled"
+        LD_PRELOAD="$scratch/sigsuspend_copy.so" with_lock timeout 900 valgrind -q --tool=callgrind --callgrind-out-file="$out" \
+            "$scratch/profiled" "$mode" "$COURIER_NGINX_URL/json" "$concurrency" "$n" >/dev/null 2>"$scratch/stderr"
+    }
+    for concurrency in 1 16; do
+        for entry in raw-libcurl:::raw-curl raw-libcurl-handoff:::raw-curl-threads:handoff courier::workers:courier-bench \
+            courier-task:::courier-bench courier-transport::workers:courier-bench:small:transport \
+            courier-pool:pool:workers:courier-bench courier-pool-task:pool::courier-bench async-http-client:::ahc-bench; do
+            # client:callers:shape:executable[:mode[:layer]], as in idle-path; layer=transport skips the session.
+            IFS=: read -r client callers shape executable mode layer <<<"$entry"
+            export COURIER_BENCH_CALLERS="$callers" COURIER_BENCH_SHAPE="$shape" COURIER_BENCH_LAYER="$layer"
+            if profile "$counted" "$scratch/one.out" "$bin/$executable" "${mode:-small}" "$concurrency" &&
+                profile $((2 * counted)) "$scratch/two.out" "$bin/$executable" "${mode:-small}" "$concurrency"; then
+                costs="$(python3 Integration/Benchmarks/Tools/callgrind_costs.py "$counted" "$scratch/one.out" "$scratch/two.out")"
+                printf '{"group":"instructions","client":"%s","workload":"small","concurrency":%s,"requests":%s,%s\n' \
+                    "$client" "$concurrency" "$counted" "${costs#\{}" >>"$results"
+            else
+                printf '{"group":"instructions","client":"%s","workload":"small","concurrency":%s,"error":%s}\n' "$client" "$concurrency" \
+                    "$(python3 -c 'import json,sys; print(json.dumps(sys.stdin.read()[-300:]))' <"$scratch/stderr")" >>"$results"
+            fi
+            unset COURIER_BENCH_CALLERS COURIER_BENCH_SHAPE COURIER_BENCH_LAYER
+        done
+    done
+    rm -f "$scratch/one.out" "$scratch/two.out" "$scratch/profiled"
 fi
 
 if selected idle-path; then

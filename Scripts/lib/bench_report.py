@@ -19,6 +19,8 @@ One table per benchmark of bench.sh, each between its own markers in the file:
 
 - scale, allocations: the scale curve (`<!-- bench-scale:start -->`) and heap allocations per small GET
   (`<!-- bench-allocations:start -->`).
+- instructions (`<!-- bench-instructions:start -->` … `<!-- bench-instructions:end -->`): user-space
+  instructions per small GET under Callgrind, split by shared object.
 - idle-path (`<!-- bench-idle-path:start -->` … `<!-- bench-idle-path:end -->`): small GETs at two settings of
   the guest's halt polling; each run's rate over raw libcurl's in the same round, user and system CPU.
 
@@ -51,6 +53,7 @@ MARKERS = {"clients": ("<!-- bench:start -->", "<!-- bench:end -->"),
            "observability": ("<!-- bench-observability:start -->", "<!-- bench-observability:end -->"),
            "scale": ("<!-- bench-scale:start -->", "<!-- bench-scale:end -->"),
            "allocations": ("<!-- bench-allocations:start -->", "<!-- bench-allocations:end -->"),
+           "instructions": ("<!-- bench-instructions:start -->", "<!-- bench-instructions:end -->"),
            "idle-path": ("<!-- bench-idle-path:start -->", "<!-- bench-idle-path:end -->")}
 
 
@@ -357,6 +360,50 @@ def allocations_table(rows, errors):
     return header("nginx on 127.0.0.1, HTTP/1.1 keep-alive") + "\n" + "\n".join(out)
 
 
+INSTRUCTION_CLIENTS = [("raw-libcurl", "raw libcurl (C), one thread"),
+                       ("raw-libcurl-handoff", "raw-curl-threads handoff (C)"),
+                       ("courier", "Courier, executor preference, long-lived callers"),
+                       ("courier-task", "Courier, executor preference, a task per call"),
+                       ("courier-transport", "Courier's transport alone (no session), executor preference, long-lived"),
+                       ("courier-pool", "Courier, shared-pool callers, long-lived"),
+                       ("courier-pool-task", "Courier, shared-pool callers, a task per call"),
+                       ("async-http-client", "AsyncHTTPClient")]
+
+
+def instructions_table(rows, errors):
+    """Instructions per small GET and their split by shared object (each object's own instructions)."""
+    def share(row, *objects):
+        return sum(v for k, v in row["by_object"].items() if any(k.startswith(o) for o in objects))
+
+    out = ["User-space instructions per small GET (`GET /json`, 600 bytes), counted by Valgrind's Callgrind: a run of 2N "
+           "requests less a run of N, over N. Callgrind runs one thread at a time, so these are the instructions each "
+           "design executes, not how its threads meet; the kernel's work is not counted. Each column is a shared "
+           "object's own instructions (not those of what it calls); the client's binary holds Courier (or "
+           "AsyncHTTPClient and SwiftNIO) and swift-http-types, compiled in. \"Other\" is mostly the dynamic "
+           "linker (thread-local variables) and Foundation.\n",
+           "| in flight | client | instructions per request | vs raw libcurl | libcurl | libc | Swift runtime | "
+           "concurrency runtime | client binary | other |",
+           "|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    for concurrency in sorted({r["concurrency"] for r in rows}):
+        mine = {r["client"]: r for r in rows if r["concurrency"] == concurrency}
+        raw = mine.get("raw-libcurl", {}).get("instructions")
+        for label, name in INSTRUCTION_CLIENTS:
+            row = mine.get(label)
+            if not row:
+                continue
+            total = row["instructions"]
+            curl, libc = share(row, "libcurl"), share(row, "libc.so")
+            swift, concurrency_runtime = share(row, "libswiftCore"), share(row, "libswift_Concurrency", "libdispatch")
+            binary = share(row, "profiled", "courier-bench", "raw-curl", "ahc-bench")
+            other = total - curl - libc - swift - concurrency_runtime - binary
+            ratio = f"{total / raw:.2f}×" if raw else "n/a"
+            out.append(f"| {concurrency} | {name} | {total:,} | {ratio} | {curl:,} | {libc:,} | {swift:,} | "
+                       f"{concurrency_runtime:,} | {binary:,} | {other:,} |")
+    for error in errors:
+        out.append(f"\nFailed: {error['client']} at C={error.get('concurrency', '?')}: `{error['error'].strip()[-200:]}`")
+    return header("nginx on 127.0.0.1, HTTP/1.1 keep-alive, Valgrind's Callgrind") + "\n" + "\n".join(out)
+
+
 IDLE_PATH_CLIENTS = [("raw-libcurl", "raw libcurl (C), one thread"),
                      ("raw-libcurl-handoff", "raw-curl-threads handoff (C)"),
                      ("raw-libcurl-direct", "raw-curl-threads socket action (C)"),
@@ -411,7 +458,7 @@ def main():
     tables = {}
     builders = {"clients": clients_table, "multipart": multipart_table, "serialization": serialization_table,
                 "json": json_table, "xml": xml_table, "observability": observability_table, "scale": scale_table,
-                "allocations": allocations_table, "idle-path": idle_path_table}
+                "allocations": allocations_table, "instructions": instructions_table, "idle-path": idle_path_table}
     for group, build in builders.items():
         group_rows = [r for r in rows if group_of(r) == group]
         group_errors = [e for e in errors if group_of(e) == group]
