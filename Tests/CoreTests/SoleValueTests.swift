@@ -26,4 +26,19 @@ struct SoleValueTests {
         let fields: HTTPFields = [.contentLength: value]
         #expect(fields.contentLength == nil)
     }
+
+    /// `matches` compares lengths first and then names: it must agree with `==` for names of equal and
+    /// unequal lengths, in any case, small strings and large.
+    @Test func matchingAgreesWithEquality() throws {
+        let spellings = ["Content-Encoding", "content-encoding", "CONTENT-ENCODING", "Content-Length", "content-lengtH",
+                         "Date", "date", "X-A", "X-B", "A-Name-Longer-Than-Sixteen-Bytes", "a-name-longer-than-sixteen-bytes",
+                         "a-name-longer-than-sixteen-bytez"]
+        let names = try spellings.map { try #require(HTTPField.Name($0)) }
+        for left in names {
+            for right in names {
+                #expect(left.matches(right) == (left == right), "\(left.rawName) and \(right.rawName)")
+            }
+        }
+    }
 }
+

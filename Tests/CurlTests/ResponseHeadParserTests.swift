@@ -156,4 +156,49 @@ struct ResponseHeadParserTests {
         #expect(lookup("") == nil)
         #expect(lookup(String(repeating: "a", count: 200)) == nil)
     }
+
+    /// The word-at-a-time check must answer as the bytewise definition does: every byte value, at every place
+    /// of a word and of the tail, alone among visible bytes, in values of 1 to 24 bytes.
+    @Test func theVisibleASCIICheckAgreesWithTheBytewiseOne() {
+        func bytewise(_ bytes: [UInt8]) -> Bool { bytes.allSatisfy { ($0 >= 0x20 && $0 < 0x7F) || $0 == 0x09 } }
+        var checked = 0
+        for length in 1...24 {
+            for place in 0..<length {
+                for byte in UInt8.min...UInt8.max {
+                    var value = [UInt8](repeating: UInt8(ascii: "a"), count: length)
+                    value[place] = byte
+                    let fast = value.withUnsafeBytes { ResponseHeadParser.isVisibleASCII($0) }
+                    if fast != bytewise(value) {
+                        Issue.record("\(value) gave \(fast)")
+                        return
+                    }
+                    checked += 1
+                }
+            }
+        }
+        #expect(checked == 256 * (1...24).reduce(0, +))
+        // Neighbours that would carry or borrow into each other: 0xFF before 0x7E, 0x00 after 0x20, a tab before 0x7F.
+        for pair: [UInt8] in [[0xFF, 0x7E], [0x20, 0x00], [0x09, 0x7F], [0x7E, 0x7E], [0x1F, 0x20]] {
+            let value = [UInt8](repeating: 0x41, count: 6) + pair
+            #expect(value.withUnsafeBytes { ResponseHeadParser.isVisibleASCII($0) } == bytewise(value))
+        }
+        #expect([UInt8]().withUnsafeBytes { ResponseHeadParser.isVisibleASCII($0) })
+    }
+
+    /// Values with tabs and with bytes above 0x7E take the lenient path, as before, and keep their bytes.
+    @Test func valuesThatAreNotVisibleASCIIKeepTheirBytes() throws {
+        var parser = ResponseHeadParser()
+        for line: [UInt8] in [Array("HTTP/1.1 200 OK\r\n".utf8), Array("X-Tab: a\tb c d e f g h i\r\n".utf8),
+                              Array("X-Latin: caf".utf8) + [0xE9] + Array(" au lait, crème\r\n".utf8), Array("\r\n".utf8)] {
+            if case .head(let head) = line.withUnsafeBytes({ parser.consume($0) }) {
+                #expect(head.headerFields[HTTPField.Name("X-Tab")!] == "a\tb c d e f g h i")
+                let latin = try #require(head.headerFields.first { $0.name.canonicalName == "x-latin" })
+                #expect(Array(latin.value.utf8).count > 0)
+                let expected = HTTPField(name: latin.name, lenientValue: Array("caf".utf8) + [0xE9] + Array(" au lait, crème".utf8))
+                #expect(latin == expected)
+                return
+            }
+        }
+        Issue.record("no head")
+    }
 }

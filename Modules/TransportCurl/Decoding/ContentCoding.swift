@@ -21,7 +21,7 @@ enum ContentCoding: Sendable, Hashable {
     /// - Throws: ``CourierCore/TransportError`` with `.decodingFailed` for a coding it cannot decode.
     static func codings(of head: HTTPResponse) throws -> [ContentCoding] {
         var codings: [ContentCoding] = []
-        for field in head.headerFields where field.name == .contentEncoding {
+        for field in head.headerFields where field.name.matches(.contentEncoding) {
             for token in field.value.split(separator: ",") {
                 let name = token.trimmingOptionalWhitespace().lowercased()
                 switch name {
