@@ -258,7 +258,8 @@ if selected instructions; then
         local n="$1" out="$2" executable="$3" mode="$4" concurrency="$5"
         # A copy without DWARF: Valgrind 3.19 cannot read the debug information Swift 6 writes for some
         # binaries (ahc-bench), and gives up. The symbol table stays, so functions keep their names.
-        objcopy --strip-debug "$executable" "$scratch/profiled"
+        rm -f "$scratch/profiled"
+        objcopy --strip-debug "$executable" "$scratch/profiled" 2>"$scratch/stderr" || return 1
         LD_PRELOAD="$scratch/sigsuspend_copy.so" with_lock timeout 900 valgrind -q --tool=callgrind --callgrind-out-file="$out" \
             "$scratch/profiled" "$mode" "$COURIER_NGINX_URL/json" "$concurrency" "$n" >/dev/null 2>"$scratch/stderr"
     }
@@ -270,8 +271,8 @@ if selected instructions; then
             IFS=: read -r client callers shape executable mode layer <<<"$entry"
             export COURIER_BENCH_CALLERS="$callers" COURIER_BENCH_SHAPE="$shape" COURIER_BENCH_LAYER="$layer"
             if profile "$counted" "$scratch/one.out" "$bin/$executable" "${mode:-small}" "$concurrency" &&
-                profile $((2 * counted)) "$scratch/two.out" "$bin/$executable" "${mode:-small}" "$concurrency"; then
-                costs="$(python3 Integration/Benchmarks/Tools/callgrind_costs.py "$counted" "$scratch/one.out" "$scratch/two.out")"
+                profile $((2 * counted)) "$scratch/two.out" "$bin/$executable" "${mode:-small}" "$concurrency" &&
+                costs="$(python3 Integration/Benchmarks/Tools/callgrind_costs.py "$counted" "$scratch/one.out" "$scratch/two.out" 2>"$scratch/stderr")"; then
                 printf '{"group":"instructions","client":"%s","workload":"small","concurrency":%s,"requests":%s,%s\n' \
                     "$client" "$concurrency" "$counted" "${costs#\{}" >>"$results"
             else

@@ -185,7 +185,8 @@ struct ResponseHeadParserTests {
         #expect([UInt8]().withUnsafeBytes { ResponseHeadParser.isVisibleASCII($0) })
     }
 
-    /// Values with tabs and with bytes above 0x7E take the lenient path, as before, and keep their bytes.
+    /// A value with a tab inside stays as it is (tabs are visible here), and one with a byte above 0x7E takes the
+    /// lenient path and keeps its bytes, as before the word-at-a-time check.
     @Test func valuesThatAreNotVisibleASCIIKeepTheirBytes() throws {
         var parser = ResponseHeadParser()
         for line: [UInt8] in [Array("HTTP/1.1 200 OK\r\n".utf8), Array("X-Tab: a\tb c d e f g h i\r\n".utf8),

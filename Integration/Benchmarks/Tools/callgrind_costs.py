@@ -37,6 +37,12 @@ def own_costs_by_object(path):
         for line in lines:
             if not line.strip():
                 continue
+            # The header says what a cost line holds; this reader takes one position (the line) and Ir first,
+            # Callgrind's defaults. Any other layout (--dump-instr=yes, other events first) is refused.
+            if line.startswith("positions:") and line.split(":", 1)[1].split() != ["line"]:
+                sys.exit(f"{path}: positions {line.split(':', 1)[1].strip()}, expected line only")
+            if line.startswith("events:") and line.split(":", 1)[1].split()[:1] != ["Ir"]:
+                sys.exit(f"{path}: events {line.split(':', 1)[1].strip()}, expected Ir first")
             first = line[0]
             if first.isdigit() or first in "+-*":
                 if after_call:
@@ -59,11 +65,11 @@ def main():
     one, two = own_costs_by_object(sys.argv[2]), own_costs_by_object(sys.argv[3])
     by_object = {}
     for path in set(one) | set(two):
-        per_request = (two[path] - one[path]) / requests
-        if abs(per_request) >= 1:
-            name = os.path.basename(path)
-            by_object[name] = round(by_object.get(name, 0) + per_request)
-    print(json.dumps({"instructions": sum(by_object.values()), "by_object": by_object}))
+        name = os.path.basename(path)
+        by_object[name] = by_object.get(name, 0) + (two[path] - one[path]) / requests
+    total = round(sum(by_object.values()))
+    by_object = {name: round(count) for name, count in by_object.items() if abs(count) >= 1}
+    print(json.dumps({"instructions": total, "by_object": by_object}))
 
 
 if __name__ == "__main__":
