@@ -26,9 +26,9 @@
 #                  transport called without the session) and AsyncHTTPClient, counted by Valgrind's Callgrind (2N requests less N, over
 #                  N) and split by shared object: a figure that does not depend on how busy the machine is
 #   idle-path      small GETs at C=1 and C=16 of raw libcurl, raw-curl-threads (both designs) and Courier (executor
-#                  preference, shared-pool callers long-lived and a task per call) with the guest kernel's halt
-#                  polling as the machine has it and at 200 µs (0 if that is the machine's), rounds
-#                  interleaved: user and system CPU per request. Needs root on a KVM guest with cpuidle-haltpoll (the knob
+#                  preference, shared-pool callers long-lived and a task per call; the shared-pool ones also with
+#                  the curl thread's idle polling off) with the guest kernel's halt polling as the machine has it
+#                  and at 200 µs (0 if that is the machine's), rounds interleaved: user and system CPU per request. Needs root on a KVM guest with cpuidle-haltpoll (the knob
 #                  /sys/module/haltpoll/parameters/guest_halt_poll_ns), which it sets back when it ends;
 #                  skipped elsewhere. Not part of the default run: it changes a machine setting while it runs
 #   (none named: all but idle-path)
@@ -301,11 +301,15 @@ if selected idle-path; then
                     [ "$concurrency" = 1 ] && n=$((3 * small / 2))
                     for entry in raw-libcurl:::raw-curl raw-libcurl-handoff:::raw-curl-threads:handoff \
                         raw-libcurl-direct:::raw-curl-threads:direct courier::workers:courier-bench \
-                        courier-pool:pool:workers:courier-bench courier-pool-task:pool::courier-bench; do
+                        courier-pool:pool:workers:courier-bench courier-pool-task:pool::courier-bench \
+                        courier-pool-nopoll:pool:workers:courier-bench courier-pool-task-nopoll:pool::courier-bench; do
                         # client:callers:shape:executable[:mode]; raw-curl-threads takes its mode where the others take "small".
                         IFS=: read -r client callers shape executable mode <<<"$entry"
+                        # -nopoll: Courier with its curl thread's idle polling off (CurlTransport.Configuration.idlePolling).
+                        idle_poll=""
+                        [[ "$client" == *-nopoll ]] && idle_poll=0
                         lines="$(wc -l <"$results")"
-                        COURIER_BENCH_CALLERS="$callers" COURIER_BENCH_SHAPE="$shape" \
+                        COURIER_BENCH_CALLERS="$callers" COURIER_BENCH_SHAPE="$shape" COURIER_BENCH_IDLE_POLL_US="$idle_poll" \
                             record "$client" small http "$bin/$executable" "${mode:-small}" "$COURIER_NGINX_URL/json" "$concurrency" "$n"
                         # A client that ended well but printed nothing still leaves a line to tag, never its neighbour's.
                         if [ "$(wc -l <"$results")" = "$lines" ]; then

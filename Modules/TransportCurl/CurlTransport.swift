@@ -90,6 +90,11 @@ public final class CurlTransport: Transport, CallerExecutorTransport {
         /// curl's upload buffer (`CURLOPT_UPLOAD_BUFFERSIZE`), allocated only for requests with
         /// a body, so it can be large.
         public var sendBufferSize = 256 * 1024
+        /// How long the curl thread may keep polling, without sleeping, once it has nothing to do: the window
+        /// adapts between nothing and this, growing while events come soon after the thread goes idle and
+        /// shrinking while they do not, so an idle transport does not poll. A caller's next request or a
+        /// server's answer that comes within the window costs no wake-up of the thread. `.zero` turns it off.
+        public var idlePolling: Duration = .microseconds(200)
         /// Print libcurl's own trace to stderr.
         public var verbose = false
         /// Receives libcurl's own trace, one ``CourierCore/TransportDiagnostic`` at a time, instead
@@ -157,6 +162,10 @@ public final class CurlTransport: Transport, CallerExecutorTransport {
 
     /// How often the curl thread was woken from its poll by a command: a figure for benchmarks.
     public var wakeupCount: Int { loop.wakeups.load(ordering: .relaxed) }
+
+    /// How long the curl thread has spent in all polling before it slept (``Configuration/idlePolling``): a
+    /// figure for benchmarks, and for checking what the polling costs a program.
+    public var idlePollingTime: Duration { .nanoseconds(loop.pollingNanoseconds.load(ordering: .relaxed)) }
 
     private static func isHTTP(_ scheme: String) -> Bool {
         scheme == "http" || scheme == "https" || ["http", "https"].contains(scheme.lowercased())

@@ -409,7 +409,9 @@ IDLE_PATH_CLIENTS = [("raw-libcurl", "raw libcurl (C), one thread"),
                      ("raw-libcurl-direct", "raw-curl-threads socket action (C)"),
                      ("courier", "Courier, executor preference, long-lived callers"),
                      ("courier-pool", "Courier, shared-pool callers, long-lived"),
-                     ("courier-pool-task", "Courier, shared-pool callers, a task per call")]
+                     ("courier-pool-task", "Courier, shared-pool callers, a task per call"),
+                     ("courier-pool-nopoll", "Courier, shared-pool callers, long-lived, idle polling off"),
+                     ("courier-pool-task-nopoll", "Courier, shared-pool callers, a task per call, idle polling off")]
 
 
 def idle_path_table(rows, errors):

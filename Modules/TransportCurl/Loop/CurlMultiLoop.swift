@@ -12,11 +12,12 @@ import Synchronization
 /// connection, `curl_multi_perform`, read finished transfers, fail those libcurl still holds well past their
 /// request deadline (``OverdueWatch``), start the waiting transfers their connections freed, then `flush` every
 /// transfer a callback touched (resuming continuations, reporting events) outside of any curl callback, and
-/// finally `curl_multi_poll` until a socket, a command, the next waiting transfer's deadline or the watch's
-/// next check wakes it.
+/// finally wait until a socket, a command, the next waiting transfer's deadline or the watch's next check wakes
+/// it: polling for a moment (``IdlePolling``), then asleep in `curl_multi_poll`.
 final class CurlMultiLoop: @unchecked Sendable {
-    // @unchecked: `multi`, `active`, `admission`, `overdueWatch`, `dirty`, `admitted`, `unstamped` and the spare
-    // lists are touched only on the loop thread; `commands` is a Locked queue and `asleep`/`stopping` are atomics.
+    // @unchecked: `multi`, `active`, `admission`, `overdueWatch`, `idlePolling`, `dirty`, `admitted`, `unstamped`
+    // and the spare lists are touched only on the loop thread; `commands` is a Locked queue and `asleep`/`stopping`
+    // are atomics.
 
     enum Command {
         case job(UnownedJob)
@@ -44,6 +45,8 @@ final class CurlMultiLoop: @unchecked Sendable {
     /// The request deadlines of the transfers in the multi handle, for those libcurl would let wait past them
     /// (see ``OverdueWatch`` for why).
     private var overdueWatch = OverdueWatch()
+    /// How long the thread polls before it sleeps (see ``IdlePolling`` for why).
+    private var idlePolling: IdlePolling
     /// Transfers with a request limit added since the last `curl_multi_perform`: their limit counts from the
     /// next one, as libcurl's does (``stampOverdueDeadlines()``).
     private var unstamped: [CurlTransfer] = []
@@ -69,6 +72,8 @@ final class CurlMultiLoop: @unchecked Sendable {
     private let configuration: CurlTransport.Configuration
     /// Wake-ups sent, for the benchmark's "wake-ups per request" figure.
     let wakeups = Atomic<Int>(0)
+    /// Time the thread has spent polling without sleeping (``IdlePolling``), in nanoseconds.
+    let pollingNanoseconds = Atomic<Int>(0)
     /// Runs Swift jobs on this thread between curl passes. Set once, at the end of `init`.
     private(set) var executor: CurlLoopExecutor! = nil
     /// Whether the thread has freed every handle and ended, and who waits for it.
@@ -84,6 +89,7 @@ final class CurlMultiLoop: @unchecked Sendable {
     init(configuration: CurlTransport.Configuration) throws {
         self.configuration = configuration
         admission = HostAdmission(limit: max(1, configuration.maximumConnectionsPerHost))
+        idlePolling = IdlePolling(maximum: configuration.idlePolling)
         CurlGlobal.initialize()
         guard let multi = curl_multi_init() else {
             throw TransportError(.other, message: "curl_multi_init failed")
@@ -240,20 +246,7 @@ final class CurlMultiLoop: @unchecked Sendable {
             startAdmitted()
             flushDirty()
 
-            asleep.store(true, ordering: .sequentiallyConsistent)
-            let hasCommands = queue.withLock { !$0.commands.isEmpty }
-            if !hasCommands {
-                var timeout = 0
-                curl_multi_timeout(multi, &timeout)
-                var wait = timeout < 0 || active.isEmpty ? 1000 : min(timeout, 1000)
-                if let due = admission.nextDeadline { wait = Self.milliseconds(wait, endingAfter: due) }
-                if !active.isEmpty, let due = overdueWatch.nextCheck { wait = Self.milliseconds(wait, endingAfter: due) }
-                if wait > 0 {
-                    var events: Int32 = 0
-                    curl_multi_poll(multi, nil, 0, Int32(wait), &events)
-                }
-            }
-            asleep.store(false, ordering: .sequentiallyConsistent)
+            idle()
         }
         // Close the queue; jobs that arrived meanwhile still run, elsewhere, and transfers fail.
         let late = queue.withLock { queue -> [Command] in
@@ -269,6 +262,57 @@ final class CurlMultiLoop: @unchecked Sendable {
         curl_multi_cleanup(multi)
         Self.running.withLock { _ = $0.removeValue(forKey: ObjectIdentifier(self)) }
         markStopped()
+    }
+
+    /// Waits for the next socket event, command or timer, from the end of a pass: first polling without sleeping
+    /// for ``IdlePolling``'s window, then in `curl_multi_poll`. Commands that come while the thread polls find it
+    /// awake (`asleep` false) and cost no wake-up.
+    private func idle() {
+        var timeout = 0
+        curl_multi_timeout(multi, &timeout)
+        var wait = timeout < 0 || active.isEmpty ? 1000 : min(timeout, 1000)
+        if let due = admission.nextDeadline { wait = Self.milliseconds(wait, endingAfter: due) }
+        if !active.isEmpty, let due = overdueWatch.nextCheck { wait = Self.milliseconds(wait, endingAfter: due) }
+        guard wait > 0 else { return }
+        guard idlePolling.maximum > .zero else {
+            sleep(milliseconds: wait)
+            return
+        }
+        let idleSince = ContinuousClock.now
+        let window = min(idlePolling.window, .milliseconds(wait))
+        var woken = false
+        if window > .zero {
+            woken = pollWithoutSleeping(until: idleSince + window)
+            let (seconds, attoseconds) = (ContinuousClock.now - idleSince).components
+            pollingNanoseconds.add(Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000), ordering: .relaxed)
+        }
+        if !woken { woken = sleep(milliseconds: wait) }
+        let idle = ContinuousClock.now - idleSince
+        // A stretch a timer of the loop's own ended says nothing about when events come, unless it was long.
+        if woken || idle > idlePolling.maximum { idlePolling.record(idle: idle) }
+    }
+
+    /// Polls the sockets and the command queue until one has something or `end` passes; whether one had.
+    private func pollWithoutSleeping(until end: ContinuousClock.Instant) -> Bool {
+        repeat {
+            var events: Int32 = 0
+            curl_multi_poll(multi, nil, 0, 0, &events)
+            if events > 0 || queue.withLock({ !$0.commands.isEmpty }) { return true }
+        } while ContinuousClock.now < end
+        return false
+    }
+
+    /// Sleeps in `curl_multi_poll` until a socket event, a command or `milliseconds` pass, unless a command is
+    /// already queued; whether a socket event or a command ended it.
+    @discardableResult
+    private func sleep(milliseconds wait: Int) -> Bool {
+        asleep.store(true, ordering: .sequentiallyConsistent)
+        defer { asleep.store(false, ordering: .sequentiallyConsistent) }
+        // After `asleep` is set: a command queued before it would not have woken the thread.
+        if queue.withLock({ !$0.commands.isEmpty }) { return true }
+        var events: Int32 = 0
+        curl_multi_poll(multi, nil, 0, Int32(wait), &events)
+        return events > 0 || (idlePolling.maximum > .zero && queue.withLock { !$0.commands.isEmpty })
     }
 
     /// A wait of `milliseconds`, cut to end a millisecond after `due`, so the pass that wakes finds it passed.

@@ -21,6 +21,10 @@ configuration.certificateAuthorityFile = workload.caFile
 if let limit = ProcessInfo.processInfo.environment["COURIER_BENCH_CONNECTIONS_PER_HOST"].flatMap(Int.init) {
     configuration.maximumConnectionsPerHost = limit
 }
+// For measuring what the curl thread's polling before it sleeps is worth (Scripts/bench.sh leaves the default).
+if let microseconds = ProcessInfo.processInfo.environment["COURIER_BENCH_IDLE_POLL_US"].flatMap(Int.init) {
+    configuration.idlePolling = .microseconds(microseconds)
+}
 let transport = try CurlTransport(configuration: configuration)
 let observation = Observation.fromEnvironment
 var sessionConfiguration = SessionConfiguration(timeouts: Timeouts(request: .seconds(600)), maximumResponseBodySize: 2 << 30)
