@@ -377,7 +377,8 @@ def instructions_table(rows, errors):
 
     out = ["User-space instructions per small GET (`GET /json`, 600 bytes), counted by Valgrind's Callgrind: a run of 2N "
            "requests less a run of N, over N. Callgrind runs one thread at a time, so these are the instructions each "
-           "design executes, not how its threads meet; the kernel's work is not counted. Each column is a shared "
+           "design executes, not how its threads meet; the kernel's work is not counted, nor Courier's idle polling "
+           "(turned off: what it executes depends on timing). Each column is a shared "
            "object's own instructions (not those of what it calls); the client's binary holds Courier (or "
            "AsyncHTTPClient and SwiftNIO) and swift-http-types, compiled in. \"Other\" is mostly the dynamic "
            "linker (thread-local variables) and Foundation.\n",
