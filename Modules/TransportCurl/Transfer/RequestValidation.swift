@@ -12,6 +12,47 @@ enum RequestValidation {
     /// Checks the request's authority and path.
     /// - Throws: ``CourierCore/InvalidRequestError`` naming the part.
     static func checkTarget(_ request: HTTPRequest, authority: String, path: String) throws {
+        if isPlainTarget(authority: authority, path: path) { return }
+        try checkTargetRuleByRule(request, authority: authority, path: path)
+    }
+
+    /// Whether the target is one every rule of ``checkTarget(_:authority:path:)`` accepts, in the shape nearly
+    /// every request has (`host` or `host:port`, no user information, no brackets; a path of visible bytes
+    /// without `#`), found in one pass over each part's bytes. False sends the target through the full check,
+    /// which decides and names what is wrong: this only spares a valid target its parsing, which cost every
+    /// small call about 3,000 instructions.
+    static func isPlainTarget(authority: String, path: String) -> Bool {
+        let plainAuthority = authority.utf8.withContiguousStorageIfAvailable { bytes -> Bool in
+            guard let first = bytes.first, first != UInt8(ascii: ":") else { return false }
+            var colon: Int? = nil
+            for (offset, byte) in bytes.enumerated() {
+                if isForbiddenInAuthority(byte) || byte == UInt8(ascii: "@") || byte == UInt8(ascii: "[") { return false }
+                if byte == UInt8(ascii: ":") {
+                    guard colon == nil else { return false }
+                    colon = offset
+                }
+            }
+            guard let colon else { return true }
+            // The port: empty, or up to five digits naming 0 to 65535.
+            let digits = bytes.count - colon - 1
+            guard digits <= 5 else { return false }
+            var port = 0
+            for byte in bytes[(colon + 1)...] {
+                guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return false }
+                port = port * 10 + Int(byte - UInt8(ascii: "0"))
+            }
+            return port <= 65_535
+        }
+        guard plainAuthority == true else { return false }
+        let plainPath = path.utf8.withContiguousStorageIfAvailable { bytes -> Bool in
+            guard bytes.first == UInt8(ascii: "/") else { return false }
+            return !bytes.contains { $0 <= 0x20 || $0 == 0x7F || $0 == UInt8(ascii: "#") }
+        }
+        return plainPath == true
+    }
+
+    /// The full check, each rule in turn, with the error that names the first broken one.
+    static func checkTargetRuleByRule(_ request: HTTPRequest, authority: String, path: String) throws {
         func authorityError(_ detail: String) -> InvalidRequestError {
             InvalidRequestError(.invalidAuthority, input: authority, detail: detail)
         }
