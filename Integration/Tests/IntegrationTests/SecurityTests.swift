@@ -98,7 +98,7 @@ struct SecurityTests {
     @Test("A refused server receives not one byte of the request: the handshake never completes")
     func zeroBytesBeforeRejection() async throws {
         let t = try transport { _ in }
-        let before = try await recorderLog().count
+        let known = Set(try await recorderLog().compactMap { $0["id"] as? Int })
         // Refused: pins SS-CN. The request carries a header and a body the server must never see.
         let refusing = SecurityPolicy(pinningMode: .publicKey, pinnedCertificates: [try Self.certificate("ss-cn")], trustAnchors: try Self.anchorsR())
         let s = session(Servers.tlsRecorder, transport: t) { $0.trustEvaluator = refusing }
@@ -112,10 +112,19 @@ struct SecurityTests {
         let accepted = try await get(Servers.tlsRecorder, "control", transport: t, evaluator: accepting)
         #expect(accepted.status == .ok)
 
-        let log = try await recorderLog()
-        let new = Array(log.dropFirst(before))
-        let refused = new.filter { $0["handshake"] as? String == "failed" }
-        let completed = new.filter { $0["first_line"] as? String == "GET /control HTTP/1.1" }
+        // The recorder adds a connection's record when the connection ends: a refused handshake when the server
+        // reads the client's alert, the control when the client closes it (or 5 s later). Either can come after the
+        // client's call returned, so the log is read until both are there (a record of each /log read may come too).
+        func isRefused(_ record: [String: Any]) -> Bool { record["handshake"] as? String == "failed" }
+        func isControl(_ record: [String: Any]) -> Bool { record["first_line"] as? String == "GET /control HTTP/1.1" }
+        var new: [[String: Any]] = []
+        for _ in 0..<60 {
+            new = try await recorderLog().filter { !known.contains($0["id"] as? Int ?? 0) }
+            if new.contains(where: isRefused) && new.contains(where: isControl) { break }
+            try await Task.sleep(for: .milliseconds(200))
+        }
+        let refused = new.filter(isRefused)
+        let completed = new.filter(isControl)
         #expect(refused.count == 1, "the refused attempt: one connection whose handshake failed, got \(new)")
         #expect(refused.first?["application_bytes"] as? Int == 0)
         #expect(refused.first?["first_line"] is NSNull)
