@@ -32,21 +32,14 @@ enum RequestValidation {
                     colon = offset
                 }
             }
-            guard let colon else { return true }
-            // The port: empty, or up to five digits naming 0 to 65535.
-            let digits = bytes.count - colon - 1
-            guard digits <= 5 else { return false }
-            var port = 0
-            for byte in bytes[(colon + 1)...] {
-                guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return false }
-                port = port * 10 + Int(byte - UInt8(ascii: "0"))
-            }
-            return port <= 65_535
+            // The port: empty (as the full check allows), or a number from 0 to 65535.
+            guard let colon, colon + 1 < bytes.count else { return true }
+            return AuthorityParts.portNumber(digits: UnsafeBufferPointer(rebasing: bytes[(colon + 1)...])) != nil
         }
         guard plainAuthority == true else { return false }
         let plainPath = path.utf8.withContiguousStorageIfAvailable { bytes -> Bool in
             guard bytes.first == UInt8(ascii: "/") else { return false }
-            return !bytes.contains { $0 <= 0x20 || $0 == 0x7F || $0 == UInt8(ascii: "#") }
+            return !bytes.contains(where: isForbiddenInPath)
         }
         return plainPath == true
     }
@@ -79,7 +72,7 @@ enum RequestValidation {
         guard path.utf8.first == UInt8(ascii: "/") else {
             throw InvalidRequestError(.invalidPath, input: path, detail: "the path must start with / (curl would read what precedes the first / as part of the host)")
         }
-        if path.utf8.contains(where: { $0 <= 0x20 || $0 == 0x7F || $0 == UInt8(ascii: "#") }) {
+        if path.utf8.contains(where: isForbiddenInPath) {
             throw InvalidRequestError(.invalidPath, input: path, detail: "the path holds spaces, control characters or #; percent-encode them")
         }
     }
@@ -87,9 +80,16 @@ enum RequestValidation {
     /// `Host` (HTTPTypes keeps it out of `HTTPField.Name`'s constants: HTTP/2 carries it as `:authority`).
     private static let hostField = HTTPField.Name("Host")!
 
+    /// A byte no authority may hold: a space or control, DEL, or a delimiter that would end it (`/`, `?`, `#`, `\`).
     static func isForbiddenInAuthority(_ byte: UInt8) -> Bool {
         byte <= 0x20 || byte == 0x7F || byte == UInt8(ascii: "/") || byte == UInt8(ascii: "?")
             || byte == UInt8(ascii: "#") || byte == UInt8(ascii: "\\")
+    }
+
+    /// A byte no path may hold as it is: a space or control, DEL, or `#` (which would start a fragment curl
+    /// does not send).
+    static func isForbiddenInPath(_ byte: UInt8) -> Bool {
+        byte <= 0x20 || byte == 0x7F || byte == UInt8(ascii: "#")
     }
 
     /// The header fields to send: the request's own when none frames the message; otherwise without
