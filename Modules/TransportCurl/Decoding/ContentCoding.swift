@@ -16,6 +16,10 @@ enum ContentCoding: Sendable, Hashable {
     /// The value this transport sends in `Accept-Encoding`: every coding it decodes.
     static let acceptEncoding = "gzip, deflate, br, zstd"
 
+    /// The header line a request without its own `Accept-Encoding` ends with, when the transport decodes
+    /// (made once; `nil` only when libcurl could not allocate it).
+    static let acceptEncodingLine = SharedHeaderLine("Accept-Encoding: \(acceptEncoding)")
+
     /// The codings of a response, in the order the server applied them (so decoding runs them
     /// backwards); `identity` entries are dropped. Every `Content-Encoding` field counts.
     /// - Throws: ``CourierCore/TransportError`` with `.decodingFailed` for a coding it cannot decode.

@@ -65,16 +65,52 @@ struct PooledEasy {
     }
 }
 
-/// A `curl_slist` of header lines, freed by its owner.
+/// A `curl_slist` of header lines, freed by its owner; it may end with a shared line it does not own
+/// (``SharedHeaderLine``), which it unlinks before it frees its own.
 struct CurlHeaderList {
     private(set) var raw: UnsafeMutablePointer<curl_slist>? = nil
+    /// The last line this list owns: appending links after it, in constant time.
+    private var tail: UnsafeMutablePointer<curl_slist>? = nil
+    /// Whether the list ends with a shared line, linked after `tail` (or alone, as `raw`).
+    private var endsShared = false
 
+    /// Adds a line, copied by libcurl. A line libcurl cannot allocate is left out, as `curl_slist_append` does.
     mutating func append(_ line: String) {
-        raw = line.withCString { curl_slist_append(raw, $0) } ?? raw
+        precondition(!endsShared, "a header list's lines all come before its shared ending")
+        guard let node = line.withCString({ curl_slist_append(nil, $0) }) else { return }
+        if let tail { tail.pointee.next = node } else { raw = node }
+        tail = node
+    }
+
+    /// Ends the list with `shared`, which outlives it and stays unchanged: nothing may be appended after it.
+    mutating func end(with shared: SharedHeaderLine) {
+        if let tail { tail.pointee.next = shared.node } else { raw = shared.node }
+        endsShared = true
     }
 
     mutating func free() {
+        if endsShared {
+            if let tail { tail.pointee.next = nil } else { raw = nil }
+            endsShared = false
+        }
         curl_slist_free_all(raw)
         raw = nil
+        tail = nil
+    }
+}
+
+/// One header line, made once for the process, that many transfers' header lists end with, so a line every
+/// request sends costs no allocation per request (`Accept-Encoding`).
+///
+/// `@unchecked Sendable`: the node is written only while it is made (in a static initializer, which Swift
+/// runs once); after that libcurl only reads it, and each list writes only the `next` of its own last node.
+/// It is never freed: it lives as long as the process, reachable from the static that holds it.
+struct SharedHeaderLine: @unchecked Sendable {
+    let node: UnsafeMutablePointer<curl_slist>
+
+    /// `nil` when libcurl cannot allocate it; the caller then adds the line to its own list.
+    init?(_ line: String) {
+        guard let node = line.withCString({ curl_slist_append(nil, $0) }) else { return nil }
+        self.node = node
     }
 }

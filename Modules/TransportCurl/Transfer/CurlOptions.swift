@@ -19,13 +19,12 @@ enum CurlOptions {
         ccurl_easy_setopt_read_function(easy.raw, curlReadCallback)
         ccurl_easy_setopt_seek_function(easy.raw, curlSeekCallback)
         ccurl_easy_setopt_xferinfo_function(easy.raw, curlProgressCallback)
-        if options.automaticDecompression {
-            // Advertised by curl, decoded by Courier (`DecodedResponseBody`): libcurl's own decoding
-            // runs inside its read and, while the reader is behind, holds everything one read
-            // decodes to (up to 64 MiB) outside every bound of ours.
-            easy.set(CURLOPT_ACCEPT_ENCODING, ContentCoding.acceptEncoding)
-            easy.set(CURLOPT_HTTP_CONTENT_DECODING, 0)
-        }
+        // Bodies are decoded by Courier (`DecodedResponseBody`), never by libcurl: its decoding runs inside its
+        // read and, while the reader is behind, holds everything one read decodes to (up to 64 MiB) outside every
+        // bound of ours. So no CURLOPT_ACCEPT_ENCODING either: the transfer sends `Accept-Encoding` as a header
+        // line of its own (`CurlTransfer.configureHeaders`), which libcurl would otherwise format byte by byte
+        // twice per request (Callgrind: 9,000 instructions, against 5,500 for the line).
+        easy.set(CURLOPT_HTTP_CONTENT_DECODING, 0)
         easy.set(CURLOPT_BUFFERSIZE, options.receiveBufferSize)
         easy.set(CURLOPT_UPLOAD_BUFFERSIZE, options.sendBufferSize)
         easy.set(CURLOPT_TCP_NODELAY, 1)

@@ -184,7 +184,9 @@ final class CurlTransfer: @unchecked Sendable {
         // swift-http-types keeps `Cookie` as one field per cookie (HTTP/2's crumbs); a request carries them in one
         // field joined with "; " (RFC 6265 §5.4), or an HTTP/1.1 server reads two fields as one joined with ", ".
         var cookiesWritten = false
+        var hasAcceptEncoding = false
         for field in request.headerFields {
+            if field.name == .acceptEncoding { hasAcceptEncoding = true }
             if field.name == .cookie {
                 guard !cookiesWritten else { continue }
                 cookiesWritten = true
@@ -195,10 +197,19 @@ final class CurlTransfer: @unchecked Sendable {
             headers.append(field.value.isEmpty ? "\(field.name.rawName);" : "\(field.name.rawName): \(field.value)")
         }
         // libcurl adds `Expect: 100-continue` to some uploads on its own; Courier sends it only when asked. A
-        // request without a body never gets it, and skipping the line spares a plain GET its header list.
+        // request without a body never gets it, and skipping the line spares a plain GET a line to allocate.
         if expectsBody, request.headerFields[.expect] == nil { headers.append("Expect:") }
         if !expectsBody, request.headerFields[.contentType] == nil, request.method == .post {
             headers.append("Content-Type:")
+        }
+        // What the transport decodes, unless the request asks for something else (`identity` to resume a
+        // download, say): last, as a line shared by every request, so it costs no allocation.
+        if options.automaticDecompression, !hasAcceptEncoding {
+            if let line = ContentCoding.acceptEncodingLine {
+                headers.end(with: line)
+            } else {
+                headers.append("Accept-Encoding: \(ContentCoding.acceptEncoding)")
+            }
         }
         easy.set(CURLOPT_HTTPHEADER, pointer: UnsafeMutableRawPointer(headers.raw))
     }
