@@ -126,16 +126,19 @@ struct HostAdmission<Item: AnyObject, Key: Hashable> {
     /// Runs `body` on `key`'s entry where it is stored (an entry copied out of the table and changed would
     /// copy its line, one allocation each time), then forgets the entry if nothing runs or waits for the
     /// host any more, so the table does not grow with every host ever called.
+    ///
+    /// A host not in the table is changed as a fresh entry and stored only if it is not idle afterwards: one
+    /// lookup and one insertion, where storing it first would hash the key three times (one call at a time to a
+    /// host adds and forgets its entry with every call).
     private mutating func withHost<Result>(_ key: Key, _ body: (inout Host) -> Result) -> Result {
-        let index: Dictionary<Key, Host>.Index
-        if let found = hosts.index(forKey: key) {
-            index = found
-        } else {
-            hosts[key] = Host()
-            index = hosts.index(forKey: key)!
+        if let index = hosts.index(forKey: key) {
+            let result = body(&hosts.values[index])
+            if hosts.values[index].isIdle { hosts.remove(at: index) }
+            return result
         }
-        let result = body(&hosts.values[index])
-        if hosts.values[index].isIdle { hosts.remove(at: index) }
+        var host = Host()
+        let result = body(&host)
+        if !host.isIdle { hosts[key] = host }
         return result
     }
 

@@ -203,6 +203,24 @@ enum CurlOptions {
         let secure: Bool
         /// Host and port, normalized (``normalized(_:secure:)``).
         let authority: String
+        /// Both parts hashed once: the loop looks a transfer's key up two or three times (start, release), and
+        /// hashing the authority's bytes each time cost more than the lookups themselves.
+        private let hash: Int
+
+        init(secure: Bool, authority: String) {
+            self.secure = secure
+            self.authority = authority
+            var hasher = Hasher()
+            hasher.combine(secure)
+            hasher.combine(authority)
+            hash = hasher.finalize()
+        }
+
+        static func == (left: AdmissionKey, right: AdmissionKey) -> Bool {
+            left.hash == right.hash && left.secure == right.secure && left.authority == right.authority
+        }
+
+        func hash(into hasher: inout Hasher) { hasher.combine(hash) }
     }
 
     /// Where `request` waits for a connection of its own in the loop, or nil when libcurl alone limits its
@@ -227,7 +245,11 @@ enum CurlOptions {
     /// Allocation-free for the usual lowercase authority without a default port.
     private static func normalized(_ authority: String, secure: Bool) -> String {
         var authority = authority
-        if authority.utf8.contains(where: { $0 >= 0x41 && $0 <= 0x5A }) { authority = authority.lowercased() }
+        // Over contiguous bytes when the string has them (nearly always): `contains` over a `UTF8View` walks it
+        // through its index type, several times dearer per byte.
+        let hasUppercase = authority.utf8.withContiguousStorageIfAvailable { $0.contains { $0 >= 0x41 && $0 <= 0x5A } }
+            ?? authority.utf8.contains { $0 >= 0x41 && $0 <= 0x5A }
+        if hasUppercase { authority = authority.lowercased() }
         let defaultPort = secure ? ":443" : ":80"
         if authority.hasSuffix(defaultPort) { authority.removeLast(defaultPort.count) }
         return authority
