@@ -36,8 +36,14 @@ public final class SessionTask: Sendable, Hashable, Identifiable, CustomStringCo
     /// captures its own task, so a task that kept them would make a cycle that outlives the session
     /// (LeakSanitizer found every task of a recording listener leaked, and the soak every task cancelled from
     /// its own progress handler).
-    var listener: any EventListener { storage.withLock { $0.listener } ?? Self.silent }
+    var listener: any EventListener {
+        guard hasListener else { return Self.silent }
+        return storage.withLock { $0.listener } ?? Self.silent
+    }
     private static let silent: any EventListener = SilentEventListener()
+    /// Whether the task was given a listener that hears anything: a task of a session without listeners (most
+    /// of them) then never takes its lock to find out, at each of its events.
+    private let hasListener: Bool
     let control = TransferControl(state: .running)
     /// The session's completion queue: where progress handlers run when no queue is named.
     let callbackQueue: DispatchQueue
@@ -102,6 +108,7 @@ public final class SessionTask: Sendable, Hashable, Identifiable, CustomStringCo
         self.originalRequest = request
         self.sessionID = sessionID
         self.callbackQueue = callbackQueue
+        self.hasListener = !(listener is SilentEventListener)
         self.storage = Locked(Storage(currentRequest: request, registry: registry, listener: listener))
     }
 
