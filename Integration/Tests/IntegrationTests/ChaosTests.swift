@@ -86,7 +86,7 @@ struct ChaosTests {
                     let response = try #require(reference.response, "\(clean): \(reference.summary)")
                     let expected = try #require(response.head.headerFields[HTTPField.Name("X-Decoded-SHA256")!])
                     let encodedLength = try #require(response.head.headerFields[HTTPField.Name("X-Encoded-Length")!].flatMap(Int.init))
-                    #expect(try sha256(response.data) == expected, "\(clean) does not decode byte-exact")
+                    #expect(try await sha256(response.data) == expected, "\(clean) does not decode byte-exact")
                     var caught = 0
                     let headers = [2, 3, 4, 9], trailers = [encodedLength - 5, encodedLength - 1]
                     for offset in Self.offsets(count: 8, below: encodedLength, seed: 0xC4A0_5002) + headers + trailers {
@@ -96,7 +96,7 @@ struct ChaosTests {
                         #expect(!outcome.hung && outcome.elapsed < Self.promptBound, "\(path): \(outcome.summary)")
                         if let data = outcome.response?.data {
                             if encoding != "br" {
-                                #expect(try sha256(data) == expected, "\(path): a changed body passed the \(encoding) checksum")
+                                #expect(try await sha256(data) == expected, "\(path): a changed body passed the \(encoding) checksum")
                             }
                         } else {
                             #expect([.decodingFailed, .truncatedBody].contains(outcome.code), "\(path): \(outcome.summary)")
@@ -109,10 +109,10 @@ struct ChaosTests {
         }
     }
 
-    func sha256(_ data: Data) throws -> String {
+    func sha256(_ data: Data) async throws -> String {
         let hasher = try Digest.Hasher()
         hasher.write(ArraySlice(data))
-        return try hasher.finish()
+        return try await hasher.finish()
     }
 
     // MARK: Chunked bodies that end early or lie

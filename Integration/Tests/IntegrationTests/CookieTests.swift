@@ -38,7 +38,7 @@ struct CookieTests {
         let file = temporaryFile()
         defer { try? FileManager.default.removeItem(atPath: file) }
         try jar.write(netscapeFile: file)
-        let (status, output) = try runProcess("/usr/bin/curl", ["-sS", "--max-time", "10", "-b", file, "\(Servers.httpbin)/cookies"])
+        let (status, output) = try await runProcess("/usr/bin/curl", ["-sS", "--max-time", "10", "-b", file, "\(Servers.httpbin)/cookies"])
         #expect(status == 0)
         #expect(try echoed(output) == ["theme": "dark", "sid": "abc123"])
     }
@@ -46,7 +46,7 @@ struct CookieTests {
     @Test func courierSendsTheCookiesCurlWrote() async throws {
         let file = temporaryFile()
         defer { try? FileManager.default.removeItem(atPath: file) }
-        let (status, _) = try runProcess("/usr/bin/curl", ["-sS", "--max-time", "10", "-L", "-c", file, "-o", "/dev/null", "\(Servers.httpbin)/cookies/set?lang=swift&v=6"])
+        let (status, _) = try await runProcess("/usr/bin/curl", ["-sS", "--max-time", "10", "-L", "-c", file, "-o", "/dev/null", "\(Servers.httpbin)/cookies/set?lang=swift&v=6"])
         #expect(status == 0)
         let jar = try CookieJar(netscapeFile: file)
         #expect(Set(jar.allCookies.map(\.name)) == ["lang", "v"])
@@ -55,7 +55,7 @@ struct CookieTests {
         // And back: what Courier writes after adding one, curl reads whole.
         _ = try await api(jar).data(.get, "cookies/set?extra=1")
         try jar.write(netscapeFile: file)
-        let (again, output) = try runProcess("/usr/bin/curl", ["-sS", "--max-time", "10", "-b", file, "\(Servers.httpbin)/cookies"])
+        let (again, output) = try await runProcess("/usr/bin/curl", ["-sS", "--max-time", "10", "-b", file, "\(Servers.httpbin)/cookies"])
         #expect(again == 0)
         #expect(try echoed(output) == ["lang": "swift", "v": "6", "extra": "1"])
     }

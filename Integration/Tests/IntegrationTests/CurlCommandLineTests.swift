@@ -10,16 +10,9 @@ import Testing
 @Suite("curl command lines")
 struct CurlCommandLineTests {
     /// httpbin's echo of the request `command` sends.
-    private func echo(of command: CurlCommandLine, shell: String = "/bin/sh") throws -> [String: Any] {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: shell)
-        process.arguments = ["-c", command.description + " --silent --show-error --max-time 10"]
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "\(command)")
+    private func echo(of command: CurlCommandLine, shell: String = "/bin/sh") async throws -> [String: Any] {
+        let (status, data) = try await runProcess(shell, ["-c", command.description + " --silent --show-error --max-time 10"])
+        #expect(status == 0, "\(command)")
         return try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any], "\(command)")
     }
 
@@ -48,18 +41,11 @@ struct CurlCommandLineTests {
         let command = CurlCommandLine(request: request, body: body.map { Data($0.utf8) })
         guard method != .head else {
             // HEAD has no body to echo: curl -I must still reach the server and succeed.
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/bin/sh")
-            process.arguments = ["-c", command.description + " --silent --show-error --max-time 10 -o /dev/null -w '%{http_code}'"]
-            let output = Pipe()
-            process.standardOutput = output
-            try process.run()
-            let status = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            process.waitUntilExit()
-            #expect(status == "200")
+            let (_, output) = try await runProcess("/bin/sh", ["-c", command.description + " --silent --show-error --max-time 10 -o /dev/null -w '%{http_code}'"])
+            #expect(String(decoding: output, as: UTF8.self) == "200")
             return
         }
-        let byCurl = try echo(of: command)
+        let byCurl = try await echo(of: command)
         let byCourier = try await courierEcho(request, body: body.map { Data($0.utf8) })
         for key in ["method", "url", "args", "data"] {
             #expect(try canonical(byCurl[key]) == canonical(byCourier[key]), "\(key) for \(command)")
@@ -76,7 +62,7 @@ struct CurlCommandLineTests {
         request.method = .put
         request.headerFields[.contentType] = "application/octet-stream"
         let bytes = Data([0x41, 0xFF, 0x27, 0x5C, 0x0A, 0xC3, 0x80, 0x22, 0x24])
-        let byCurl = try echo(of: CurlCommandLine(request: request, body: bytes), shell: "/bin/bash")
+        let byCurl = try await echo(of: CurlCommandLine(request: request, body: bytes), shell: "/bin/bash")
         let byCourier = try await courierEcho(request, body: bytes)
         // httpbin reports a body that is not UTF-8 as a base64 data URL.
         #expect(byCurl["data"] as? String == byCourier["data"] as? String)

@@ -98,7 +98,7 @@ struct DecodingMatrixTests {
             task.resume()
             let response = try await task.response
             head = response.head
-            digest = try Digest.of(fileAt: response.fileURL.path)
+            digest = try await Digest.of(fileAt: response.fileURL.path)
         } else {
             let response = try await s.send(request)
             head = response.head
@@ -128,18 +128,21 @@ struct Digest {
             // pauses, resumes, pauses again, hundreds of times.
             if reader == .slow, chunks % 4 == 0 { try await Task.sleep(for: .milliseconds(1)) }
         }
-        return Digest(count: count, sha256: try hasher.finish())
+        return Digest(count: count, sha256: try await hasher.finish())
     }
 
-    static func of(fileAt path: String) throws -> Digest {
+    static func of(fileAt path: String) async throws -> Digest {
         let attributes = try FileManager.default.attributesOfItem(atPath: path)
         let count = (attributes[.size] as? NSNumber)?.int64Value ?? -1
         let hasher = try Hasher(file: path)
-        return Digest(count: count, sha256: try hasher.finish())
+        return Digest(count: count, sha256: try await hasher.finish())
     }
 
     /// `sha256sum` reading a pipe (or a file).
-    final class Hasher {
+    ///
+    /// `@unchecked Sendable`: one test uses it at a time; `finish` hands it to a thread of its own (``offPool(_:)``)
+    /// while that test awaits, and nothing else touches it then.
+    final class Hasher: @unchecked Sendable {
         private let process = Process()
         private let input = Pipe()
         private let output = Pipe()
@@ -155,11 +158,15 @@ struct Digest {
             input.fileHandleForWriting.write(Data(chunk))
         }
 
-        func finish() throws -> String {
-            try? input.fileHandleForWriting.close()
-            let data = output.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            return String(decoding: data, as: UTF8.self).split(separator: " ").first.map(String.init) ?? ""
+        /// The digest, once `sha256sum` has read everything: waited for off the cooperative pool, as hashing a large
+        /// file takes seconds.
+        func finish() async throws -> String {
+            try await offPool {
+                try? self.input.fileHandleForWriting.close()
+                let data = self.output.fileHandleForReading.readDataToEndOfFile()
+                self.process.waitUntilExit()
+                return String(decoding: data, as: UTF8.self).split(separator: " ").first.map(String.init) ?? ""
+            }
         }
     }
 }

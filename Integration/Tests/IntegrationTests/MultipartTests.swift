@@ -56,7 +56,7 @@ import Testing
         #expect(String(decoding: built, as: UTF8.self).contains("filename=\"pixel.png\"\r\nContent-Type: image/png\r\n"))
         let echoed = try json(try await session(Servers.sink).upload(form, to: "form").response)
         #expect(echoed["length"] as? Int == built.count)
-        #expect(echoed["sha256"] as? String == (try sha256(built)))
+        #expect(echoed["sha256"] as? String == (try await sha256(built)))
     }
 
     /// Item 47: a throttled 100 KB form arrives identical.
@@ -68,7 +68,7 @@ import Testing
         let echoed = try json(try await session(Servers.sink).upload(form, to: "throttled").response)
         let unthrottled = try await collectedForm(form)
         #expect(echoed["length"] as? Int == unthrottled.count)
-        #expect(echoed["sha256"] as? String == (try sha256(unthrottled)))
+        #expect(echoed["sha256"] as? String == (try await sha256(unthrottled)))
     }
 
     /// Item 48: a 20,004-byte file part reaches full upload progress.
@@ -135,7 +135,7 @@ import Testing
         if boundsResidentMemory { #expect(peak - before < 64 << 20, "resident memory grew by \((peak - before) >> 20) MiB") }
         #expect(echoed["length"] as? Int == Int(form.contentLength))
         #expect(echoed["content_type"] as? String == form.contentType)
-        #expect(echoed["sha256"] as? String == (try formSHA256(form, source: source)))
+        #expect(echoed["sha256"] as? String == (try await formSHA256(form, source: source)))
     }
 
     // MARK: Helpers
@@ -148,7 +148,7 @@ import Testing
 
     /// SHA-256 of a form whose only large part is `source`: the bytes before and after it are
     /// written out and hashed around the file by `sha256sum`, so the test never holds 1 GiB.
-    private func formSHA256(_ form: MultipartFormData, source: URL) throws -> String {
+    private func formSHA256(_ form: MultipartFormData, source: URL) async throws -> String {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let text = "--\(form.boundary)\r\nContent-Disposition: form-data; name=\"name\"\r\n\r\ngigabyte\r\n"
@@ -156,19 +156,19 @@ import Testing
         let head = directory.appendingPathComponent("head"), tail = directory.appendingPathComponent("tail")
         try Data(text.utf8).write(to: head)
         try Data("\r\n--\(form.boundary)--\r\n".utf8).write(to: tail)
-        return try shell("cat \"$1\" \"$2\" \"$3\" | sha256sum", arguments: [head.path, source.path, tail.path])
+        return try await shell("cat \"$1\" \"$2\" \"$3\" | sha256sum", arguments: [head.path, source.path, tail.path])
             .split(separator: " ").first.map(String.init) ?? ""
     }
 
-    private func sha256(_ data: Data) throws -> String {
+    private func sha256(_ data: Data) async throws -> String {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let file = directory.appendingPathComponent("data")
         try data.write(to: file)
-        return try shell("sha256sum \"$1\"", arguments: [file.path]).split(separator: " ").first.map(String.init) ?? ""
+        return try await shell("sha256sum \"$1\"", arguments: [file.path]).split(separator: " ").first.map(String.init) ?? ""
     }
 
-    private func shell(_ script: String, arguments: [String]) throws -> String {
-        String(decoding: try runProcess("/bin/sh", ["-c", script, "sh"] + arguments).output, as: UTF8.self)
+    private func shell(_ script: String, arguments: [String]) async throws -> String {
+        String(decoding: try await runProcess("/bin/sh", ["-c", script, "sh"] + arguments).output, as: UTF8.self)
     }
 }

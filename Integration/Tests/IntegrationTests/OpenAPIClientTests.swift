@@ -66,7 +66,7 @@ struct OpenAPIClientTests {
         let body = try await client().streamBytes(path: .init(count: count), query: .init(chunk_size: chunkSize)).ok.body.binary
         var received = Data()
         for try await piece in body { received.append(contentsOf: piece) }
-        let (status, expected) = try runProcess("/usr/bin/curl", ["-sS", "--max-time", "30", "\(Servers.httpbin)/range/\(count)?chunk_size=\(chunkSize)"])
+        let (status, expected) = try await runProcess("/usr/bin/curl", ["-sS", "--max-time", "30", "\(Servers.httpbin)/range/\(count)?chunk_size=\(chunkSize)"])
         #expect(status == 0)
         #expect(received.count == count)
         #expect(received == expected)

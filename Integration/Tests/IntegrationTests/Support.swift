@@ -123,8 +123,26 @@ func temporaryDirectory() throws -> URL {
     return url
 }
 
-/// Runs `executable` with `arguments` and waits: its exit status and what it wrote to stdout.
-func runProcess(_ executable: String, _ arguments: [String]) throws -> (status: Int32, output: Data) {
+/// Runs `body`, which blocks (a child process, a pipe read), on a thread of its own, and awaits its result.
+///
+/// Why not on the test's own thread: Swift's cooperative pool has one thread per core, two on the CI machine. A
+/// test that held one while `curl` or `sha256sum` ran (hashing a 1 GiB file takes seconds) stalled every other
+/// test's continuations for as long, and their "prompt" bounds failed (`FaultTests`, 2.07 s against 2 s in CI).
+func offPool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+    try await withCheckedThrowingContinuation { continuation in
+        Thread.detachNewThread {
+            continuation.resume(with: Result { try body() })
+        }
+    }
+}
+
+/// Runs `executable` with `arguments` and waits (off the cooperative pool, ``offPool(_:)``): its exit status and
+/// what it wrote to stdout.
+func runProcess(_ executable: String, _ arguments: [String]) async throws -> (status: Int32, output: Data) {
+    try await offPool { try runProcessBlocking(executable, arguments) }
+}
+
+private func runProcessBlocking(_ executable: String, _ arguments: [String]) throws -> (status: Int32, output: Data) {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: executable)
     process.arguments = arguments
