@@ -127,7 +127,8 @@ func temporaryDirectory() throws -> URL {
 ///
 /// Why not on the test's own thread: Swift's cooperative pool has one thread per core, two on the CI machine. A
 /// test that held one while `curl` or `sha256sum` ran (hashing a 1 GiB file takes seconds) stalled every other
-/// test's continuations for as long, and their "prompt" bounds failed (`FaultTests`, 2.07 s against 2 s in CI).
+/// test's continuations for as long, which counted against their "prompt" bounds (`FaultTests` failed at 2.07 s
+/// against 2 s in CI; docs/reliability.md).
 func offPool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
     try await withCheckedThrowingContinuation { continuation in
         Thread.detachNewThread {

@@ -69,14 +69,13 @@ struct PooledEasy {
 /// (``SharedHeaderLine``), which it unlinks before it frees its own.
 struct CurlHeaderList {
     private(set) var raw: UnsafeMutablePointer<curl_slist>? = nil
-    /// The last line this list owns: appending links after it, in constant time.
+    /// The last line this list owns: appending links after it, in constant time. Whatever follows it (or `raw`,
+    /// when the list owns no line) is the shared ending.
     private var tail: UnsafeMutablePointer<curl_slist>? = nil
-    /// Whether the list ends with a shared line, linked after `tail` (or alone, as `raw`).
-    private var endsShared = false
 
     /// Adds a line, copied by libcurl. A line libcurl cannot allocate is left out, as `curl_slist_append` does.
     mutating func append(_ line: String) {
-        precondition(!endsShared, "a header list's lines all come before its shared ending")
+        precondition(tail.map { $0.pointee.next == nil } ?? (raw == nil), "a header list's lines all come before its shared ending")
         guard let node = line.withCString({ curl_slist_append(nil, $0) }) else { return }
         if let tail { tail.pointee.next = node } else { raw = node }
         tail = node
@@ -85,14 +84,11 @@ struct CurlHeaderList {
     /// Ends the list with `shared`, which outlives it and stays unchanged: nothing may be appended after it.
     mutating func end(with shared: SharedHeaderLine) {
         if let tail { tail.pointee.next = shared.node } else { raw = shared.node }
-        endsShared = true
     }
 
     mutating func free() {
-        if endsShared {
-            if let tail { tail.pointee.next = nil } else { raw = nil }
-            endsShared = false
-        }
+        // Cut off the shared ending, if there is one: the list's own lines end at `tail`.
+        if let tail { tail.pointee.next = nil } else { raw = nil }
         curl_slist_free_all(raw)
         raw = nil
         tail = nil

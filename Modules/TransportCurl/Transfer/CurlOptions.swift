@@ -247,8 +247,9 @@ enum CurlOptions {
         var authority = authority
         // Over contiguous bytes when the string has them (nearly always): `contains` over a `UTF8View` walks it
         // through its index type, several times dearer per byte.
-        let hasUppercase = authority.utf8.withContiguousStorageIfAvailable { $0.contains { $0 >= 0x41 && $0 <= 0x5A } }
-            ?? authority.utf8.contains { $0 >= 0x41 && $0 <= 0x5A }
+        let isUppercase = { (byte: UInt8) in byte >= 0x41 && byte <= 0x5A }
+        let hasUppercase = authority.utf8.withContiguousStorageIfAvailable { $0.contains(where: isUppercase) }
+            ?? authority.utf8.contains(where: isUppercase)
         if hasUppercase { authority = authority.lowercased() }
         let defaultPort = secure ? ":443" : ":80"
         if authority.hasSuffix(defaultPort) { authority.removeLast(defaultPort.count) }
