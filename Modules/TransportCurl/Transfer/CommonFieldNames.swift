@@ -49,14 +49,24 @@ struct CommonFieldNames {
         self.firstOfLength = firstOfLength
     }
 
+    /// How many spellings the table holds: each has a slot, from 0 to `count - 1` (``RecentFieldValues``).
+    var count: Int { entries.count }
+
     /// The ready-made name whose bytes are exactly `name`, or nil.
     func name(_ name: UnsafeBufferPointer<UInt8>) -> HTTPField.Name? {
+        slot(of: name).map(self.name(at:))
+    }
+
+    /// The name in `slot`, which ``slot(of:)`` gave.
+    func name(at slot: Int) -> HTTPField.Name { entries[slot].name }
+
+    /// The slot of the spelling whose bytes are exactly `name`, or nil.
+    func slot(of name: UnsafeBufferPointer<UInt8>) -> Int? {
         let count = name.count
         guard count > 0, count <= Self.longest, let input = name.baseAddress else { return nil }
-        return bytes.withUnsafeBufferPointer { table -> HTTPField.Name? in
+        return bytes.withUnsafeBufferPointer { table -> Int? in
             for index in firstOfLength[count]..<firstOfLength[count + 1] {
-                let entry = entries[index]
-                if memcmp(table.baseAddress! + entry.offset, input, count) == 0 { return entry.name }
+                if memcmp(table.baseAddress! + entries[index].offset, input, count) == 0 { return index }
             }
             return nil
         }

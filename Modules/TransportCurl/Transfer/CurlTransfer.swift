@@ -50,7 +50,7 @@ final class CurlTransfer: @unchecked Sendable {
     /// Phases and pause bookkeeping (see ``TransferStateMachine``).
     private var machine = TransferStateMachine()
     private var headers = CurlHeaderList()
-    private var parser = ResponseHeadParser()
+    private var parser: ResponseHeadParser
     private var head: HTTPResponse?
     /// Body bytes that came before the head was handed over. A small response usually arrives whole in the
     /// pass that brings its head; it then travels as this one buffer, with no pipe, no chunk arrays and no
@@ -91,6 +91,7 @@ final class CurlTransfer: @unchecked Sendable {
         self.options = options
         self.loop = loop
         self.responsePipe = ResponseBodyPipe(highWatermark: options.responseBufferSize)
+        self.parser = ResponseHeadParser(recentValues: loop.recentFieldValues)
         if let body {
             if case .known(let count) = body.length { uploadLength = count } else { uploadLength = nil }
             if let bytes = body.bufferedBytes, body.iterationBehavior == .multiple {

@@ -28,10 +28,14 @@ struct ResponseHeadParser {
     private var continuesField = false
     /// Taken once per parser, not per line.
     private let commonNames = CommonFieldNames.shared
+    /// Values of common fields from earlier responses, shared when a line repeats one; nil to decode every value.
+    private let recentValues: RecentFieldValues?
 
     /// A parser with room for a typical head, so the fields do not regrow line by line. Each field is made
     /// straight from its line (no value buffer carried between lines: one allocation less per response).
-    init() {
+    /// `recentValues` must be used on the parser's thread only.
+    init(recentValues: RecentFieldValues? = nil) {
+        self.recentValues = recentValues
         fields.reserveCapacity(16)
     }
     /// The version of the last status line, e.g. `HTTP/2`.
@@ -51,7 +55,7 @@ struct ResponseHeadParser {
         if line.isEmpty {
             guard let status else { return .malformed("missing status line") }
             if (100..<200).contains(status.code) && status.code != 101 {
-                self = ResponseHeadParser()
+                self = ResponseHeadParser(recentValues: recentValues)
                 return .needMore
             }
             return .head(HTTPResponse(status: status, headerFields: fields))
@@ -65,13 +69,27 @@ struct ResponseHeadParser {
         }
         // A name swift-http-types refuses drops the field, and any folded line after it.
         let nameBytes = Self.bytes(UnsafeRawBufferPointer(rebasing: line[..<colon]))
-        guard let name = commonNames.name(nameBytes) ?? HTTPField.Name(String(decoding: nameBytes, as: UTF8.self)) else {
+        let slot = commonNames.slot(of: nameBytes)
+        let name: HTTPField.Name
+        if let slot {
+            name = commonNames.name(at: slot)
+        } else if let parsed = HTTPField.Name(String(decoding: nameBytes, as: UTF8.self)) {
+            name = parsed
+        } else {
             continuesField = false
             return .needMore
         }
+        let value = Self.trimmed(UnsafeRawBufferPointer(rebasing: line[(colon + 1)...]))
         // `append`, not HTTPFields' own `replaceSubrange`: called from here that one is not specialized, and
         // looks up generic metadata for every field (Callgrind: 12,000 instructions more per response).
-        fields.append(Self.field(name, value: Self.trimmed(UnsafeRawBufferPointer(rebasing: line[(colon + 1)...]))))
+        // A value of visible ASCII and tabs, nearly every value, is the same whether `HTTPField` takes it leniently
+        // or strictly, and the lenient initializer validates it through the generic path; any other value is
+        // taken leniently (CR, LF and NUL would become spaces).
+        if Self.isVisibleASCII(value) {
+            fields.append(HTTPField(name: name, value: text(of: value, slot: slot)))
+        } else {
+            fields.append(HTTPField(name: name, lenientValue: value))
+        }
         continuesField = true
         return .needMore
     }
@@ -89,13 +107,14 @@ struct ResponseHeadParser {
         raw.assumingMemoryBound(to: UInt8.self)
     }
 
-    /// A field with `value` taken leniently (CR, LF and NUL would become spaces). A value of visible ASCII
-    /// and tabs, nearly every value, is made from a string decoded on the fast path: such a value is the
-    /// same whether taken leniently or strictly, and the lenient initializer validates it through the generic
-    /// path instead.
-    private static func field(_ name: HTTPField.Name, value: UnsafeRawBufferPointer) -> HTTPField {
-        guard isVisibleASCII(value) else { return HTTPField(name: name, lenientValue: value) }
-        return HTTPField(name: name, value: String(decoding: bytes(value), as: UTF8.self))
+    /// A value of visible ASCII and tabs as a string: shared with an earlier response's field whose name has
+    /// `slot` (``RecentFieldValues``) when it is long enough to cost an allocation, otherwise decoded on the fast
+    /// path.
+    private func text(of value: UnsafeRawBufferPointer, slot: Int?) -> String {
+        if value.count > RecentFieldValues.smallStringCapacity, let slot, let recentValues {
+            return recentValues.value(slot: slot, bytes: Self.bytes(value))
+        }
+        return String(decoding: Self.bytes(value), as: UTF8.self)
     }
 
     /// Whether every byte is visible ASCII (0x20 to 0x7E) or a tab. Eight bytes at a time: a header value is

@@ -6,17 +6,31 @@ import HTTPTypes
 /// final status (an informational 1xx other than 101 is skipped, never returned), no more fields than lines,
 /// values without CR, LF or NUL (which would let a server smuggle a header into a later request), and a
 /// version of the form `HTTP/1.1` or `HTTP/2`.
+///
+/// A second parser reads the same lines with the values of every earlier input's common fields at hand
+/// (`RecentFieldValues`, as a transport's loop keeps them): it must give the same outcome, byte for byte.
 enum ResponseHeadFuzz: FuzzTarget {
     static let name = "response-head"
 
+    /// Kept from input to input. `nonisolated(unsafe)`: libFuzzer runs one input at a time, on one thread.
+    nonisolated(unsafe) static let recentValues = RecentFieldValues()
+
     static func run(_ input: FuzzInput) {
         var parser = ResponseHeadParser()
+        var sharing = ResponseHeadParser(recentValues: recentValues)
         var lines = 0
         for line in input.restSplit(at: 0x0A) {
             lines += 1
             var bytes = Array(line)
             bytes.append(0x0A)
             let outcome = bytes.withUnsafeBytes { parser.consume($0) }
+            let sharingOutcome = bytes.withUnsafeBytes { sharing.consume($0) }
+            precondition(outcome == sharingOutcome, "a parser sharing earlier values gave \(sharingOutcome), not \(outcome)")
+            if case .head(let response) = outcome, case .head(let shared) = sharingOutcome {
+                for (field, sharedField) in zip(response.headerFields, shared.headerFields) {
+                    precondition(Array(field.value.utf8) == Array(sharedField.value.utf8), "field \(field.name) differs when shared")
+                }
+            }
             switch outcome {
             case .needMore:
                 continue
