@@ -1,4 +1,5 @@
 @testable import CourierCore
+import HTTPTypes
 import Testing
 
 @Suite("Transfer control observers")
@@ -38,5 +39,61 @@ struct TransferControlTests {
         #expect(count.withLock { $0 } == 1)
         #expect(control.state == .cancelled)
         observation.cancel()
+    }
+
+    /// A task's control keeps its state in the task: every copy of it is the same switch, and the task's suspend,
+    /// resume and cancel reach its observers, in order, and its waiters.
+    @Test func aTasksControlIsTheTasksSwitch() async throws {
+        let context = RequestContext(request: HTTPRequest(method: .get, scheme: "http", authority: "example.com", path: "/"))
+        let task = context.task
+        let heard = Locked<[TransferControl.State]>([])
+        let observation = context.control.observe { state in heard.withLock { $0.append(state) } }
+        task.suspend()
+        #expect(task.control.state == .suspended)
+        #expect(context.control.state == .suspended)
+
+        // A waiter waits while suspended and returns on resume.
+        let waiter = Task { try await context.control.waitUntilRunning() }
+        // The waiter must be waiting before the resume: ask until the task has one (only a waiter counts here).
+        while task.withControlState({ $0.waiterCount }) == 0 { await Task.yield() }
+        task.resume()
+        try await waiter.value
+        #expect(context.control.state == .running)
+
+        task.suspend()
+        let cancelled = Task { try await task.control.waitUntilRunning() }
+        while task.withControlState({ $0.waiterCount }) == 0 { await Task.yield() }
+        task.cancel()
+        await #expect(throws: CancellationError.self) { try await cancelled.value }
+        #expect(context.control.isCancelled)
+        task.resume()
+        #expect(context.control.state == .cancelled)
+        #expect(heard.withLock { $0 } == [.suspended, .running, .suspended, .cancelled])
+        observation.cancel()
+        await #expect(throws: CancellationError.self) { try await context.control.waitUntilRunning() }
+    }
+
+    /// The state on its own: a change releases waiters unless it suspends, every change is told to every observer,
+    /// and a cancelled state stays cancelled.
+    @Test func theStateAloneReleasesWhatEachChangeShould() {
+        var state = TransferControlState(state: .running)
+        #expect(state.waiterID() == nil)
+        #expect(state.transition(to: .running) == nil)
+        let first = state.addObserver { _ in }
+        let second = state.addObserver { _ in }
+        let release = state.transition(to: .suspended)
+        #expect(release?.state == .suspended)
+        #expect(release?.firstObserver != nil)
+        #expect(release?.moreObservers.count == 1)
+        #expect(state.waiterID() != nil)
+        state.removeObserver(first)
+        let resumed = state.transition(to: .running)
+        #expect(resumed?.firstObserver == nil)
+        #expect(resumed?.moreObservers.count == 1)
+        state.removeObserver(second)
+        #expect(state.transition(to: .cancelled)?.state == .cancelled)
+        #expect(state.transition(to: .running) == nil)
+        #expect(state.transition(to: .suspended) == nil)
+        #expect(state.state == .cancelled)
     }
 }

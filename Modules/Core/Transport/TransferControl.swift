@@ -1,10 +1,12 @@
-import Dispatch
-
 /// The switch a task holds over its transfers: running, suspended or cancelled.
 ///
 /// A task's `suspend()`, `resume()` and `cancel()` flip it; a transport reads it, waits on it, or
 /// observes it to pause and abort the wire transfer (with libcurl, `curl_easy_pause`).
-public final class TransferControl: Sendable {
+///
+/// A control refers to its state rather than holding it: copies of one control are the same switch. The
+/// control of a session's task keeps its state inside the task, under the task's lock, so a call makes no
+/// object for it; a control made with ``init(state:)`` has state of its own.
+public struct TransferControl: Sendable {
     /// What the transfer should be doing.
     public enum State: Sendable, Hashable {
         /// Move bytes.
@@ -21,28 +23,39 @@ public final class TransferControl: Sendable {
         let id: UInt64
 
         /// Stops the observer from being called.
-        public func cancel() { control.removeObserver(id) }
+        public func cancel() { control.withState { $0.removeObserver(id) } }
     }
 
-    private struct Storage {
-        var state: State
-        var waiters: [UInt64: CheckedContinuation<Void, any Error>] = [:]
-        /// The first observer, out of the dictionary: nearly every control has exactly one (the transfer of its
-        /// current exchange), and a dictionary would cost every call one more allocation.
-        var observer: (id: UInt64, notify: @Sendable (State) -> Void)?
-        var moreObservers: [UInt64: @Sendable (State) -> Void] = [:]
-        var nextID: UInt64 = 0
+    /// Where the state lives.
+    private enum Owner: Sendable {
+        /// In a session task (``SessionTask/withControlState(_:)``).
+        case task(SessionTask)
+        /// Under a lock of the control's own.
+        case own(Locked<TransferControlState>)
     }
 
-    private let storage: Locked<Storage>
+    private let owner: Owner
 
-    /// A control in the given state (a new task's transfers start `.running`).
+    /// A control in the given state (a new task's transfers start `.running`), with state of its own: for a
+    /// transport or an interceptor tested on its own.
     public init(state: State = .running) {
-        storage = Locked(Storage(state: state))
+        owner = .own(Locked(TransferControlState(state: state)))
+    }
+
+    /// The control of `task`, whose state the task holds.
+    init(task: SessionTask) {
+        owner = .task(task)
+    }
+
+    private func withState<Result>(_ body: (inout TransferControlState) -> Result) -> Result {
+        switch owner {
+        case .task(let task): return task.withControlState(body)
+        case .own(let locked): return locked.withLock(body)
+        }
     }
 
     /// The current state.
-    public var state: State { storage.withLock { $0.state } }
+    public var state: State { withState { $0.state } }
 
     /// True once cancelled.
     public var isCancelled: Bool { state == .cancelled }
@@ -51,23 +64,13 @@ public final class TransferControl: Sendable {
     /// cancelled (or when the calling Swift task is cancelled).
     public func waitUntilRunning() async throws {
         try Task.checkCancellation()
-        let id = storage.withLock { storage -> UInt64? in
-            guard storage.state == .suspended else { return nil }
-            storage.nextID += 1
-            return storage.nextID
-        }
-        guard let id else {
+        guard let id = withState({ $0.waiterID() }) else {
             if state == .cancelled { throw CancellationError() }
             return
         }
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-                let outcome = storage.withLock { storage -> State? in
-                    guard storage.state == .suspended, !Task.isCancelled else { return storage.state }
-                    storage.waiters[id] = continuation
-                    return nil
-                }
-                switch outcome {
+                switch withState({ $0.wait(id, continuation, taskCancelled: Task.isCancelled) }) {
                 case nil: break
                 case .cancelled?: continuation.resume(throwing: CancellationError())
                 case .running?, .suspended?:
@@ -79,8 +82,7 @@ public final class TransferControl: Sendable {
                 }
             }
         } onCancel: {
-            let waiter = storage.withLock { $0.waiters.removeValue(forKey: id) }
-            waiter?.resume(throwing: CancellationError())
+            withState { $0.removeWaiter(id) }?.resume(throwing: CancellationError())
         }
     }
 
@@ -104,51 +106,15 @@ public final class TransferControl: Sendable {
 
     /// Calls `observer` on every change of state, on the thread that made the change, until the
     /// returned observation is cancelled. The observer must be quick and must not call back into
-    /// the control.
+    /// the control, nor into the task it belongs to: a task's suspend and resume tell observers while
+    /// holding the task's lock, so that racing calls reach them in the order they took effect.
     public func observe(_ observer: @escaping @Sendable (State) -> Void) -> Observation {
-        let id = storage.withLock { storage -> UInt64 in
-            storage.nextID += 1
-            if storage.observer == nil {
-                storage.observer = (storage.nextID, observer)
-            } else {
-                storage.moreObservers[storage.nextID] = observer
-            }
-            return storage.nextID
-        }
-        return Observation(control: self, id: id)
-    }
-
-    private func removeObserver(_ id: UInt64) {
-        storage.withLock { storage in
-            if storage.observer?.id == id {
-                storage.observer = nil
-            } else {
-                storage.moreObservers.removeValue(forKey: id)
-            }
-        }
+        Observation(control: self, id: withState { $0.addObserver(observer) })
     }
 
     /// Moves to `newState` and tells waiters and observers. A cancelled control stays cancelled.
+    /// For a control with state of its own; a task changes its control's state under its own lock.
     func transition(to newState: State) {
-        let (waiters, observers) = storage.withLock { storage -> ([CheckedContinuation<Void, any Error>], [@Sendable (State) -> Void]) in
-            guard storage.state != .cancelled, storage.state != newState else { return ([], []) }
-            storage.state = newState
-            var released: [CheckedContinuation<Void, any Error>] = []
-            if newState != .suspended {
-                released = Array(storage.waiters.values)
-                storage.waiters.removeAll()
-            }
-            var observers = Array(storage.moreObservers.values)
-            if let observer = storage.observer { observers.append(observer.notify) }
-            return (released, observers)
-        }
-        for observer in observers { observer(newState) }
-        for waiter in waiters {
-            if newState == .cancelled {
-                waiter.resume(throwing: CancellationError())
-            } else {
-                waiter.resume()
-            }
-        }
+        withState { $0.transition(to: newState) }?.deliver()
     }
 }
