@@ -4,9 +4,9 @@ import CourierCore
 /// Reads `TransferMetrics` from a finished easy handle.
 enum CurlMetrics {
     static func read(from easy: CurlEasy) -> TransferMetrics {
-        func time(_ info: CURLINFO) -> Duration? {
+        func micros(_ info: CURLINFO) -> Int64? {
             guard let micros = easy.info(offset: info), micros > 0 else { return nil }
-            return .microseconds(micros)
+            return micros
         }
         let reused = (easy.info(CURLINFO_NUM_CONNECTS) ?? 1) == 0
         var address: String?
@@ -16,12 +16,14 @@ enum CurlMetrics {
             address = ip.utf8.contains(UInt8(ascii: ":")) ? "[" + ip + "]:" + String(port) : ip + ":" + String(port)
         }
         return TransferMetrics(
-            domainLookup: reused ? nil : time(CURLINFO_NAMELOOKUP_TIME_T),
-            connect: reused ? nil : time(CURLINFO_CONNECT_TIME_T),
-            secureConnection: reused ? nil : time(CURLINFO_APPCONNECT_TIME_T),
-            requestSent: time(CURLINFO_PRETRANSFER_TIME_T),
-            firstByte: time(CURLINFO_STARTTRANSFER_TIME_T),
-            total: time(CURLINFO_TOTAL_TIME_T),
+            microseconds: (
+                domainLookup: reused ? nil : micros(CURLINFO_NAMELOOKUP_TIME_T),
+                connect: reused ? nil : micros(CURLINFO_CONNECT_TIME_T),
+                secureConnection: reused ? nil : micros(CURLINFO_APPCONNECT_TIME_T),
+                requestSent: micros(CURLINFO_PRETRANSFER_TIME_T),
+                firstByte: micros(CURLINFO_STARTTRANSFER_TIME_T),
+                total: micros(CURLINFO_TOTAL_TIME_T)
+            ),
             bytesSent: easy.info(offset: CURLINFO_SIZE_UPLOAD_T) ?? 0,
             bytesReceived: easy.info(offset: CURLINFO_SIZE_DOWNLOAD_T) ?? 0,
             httpVersion: httpVersion(easy.info(CURLINFO_HTTP_VERSION) ?? 0),
