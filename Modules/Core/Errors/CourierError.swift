@@ -44,18 +44,62 @@ public struct CourierError: Error, Sendable, CustomStringConvertible {
     }
 
     /// Where the error was raised.
-    public var stage: Stage
+    public var stage: Stage {
+        get { box.values.stage }
+        set { change { $0.stage = newValue } }
+    }
     /// The request being sent, when one was built.
-    public var request: HTTPRequest?
+    public var request: HTTPRequest? {
+        get { box.values.request }
+        set { change { $0.request = newValue } }
+    }
     /// The response head, when one arrived.
-    public var response: HTTPResponse?
+    public var response: HTTPResponse? {
+        get { box.values.response }
+        set { change { $0.response = newValue } }
+    }
     /// The response body, when it was read.
-    public var responseBody: Data?
+    public var responseBody: Data? {
+        get { box.values.responseBody }
+        set { change { $0.responseBody = newValue } }
+    }
     /// The concrete reason.
-    public var underlyingError: any Error
+    public var underlyingError: any Error {
+        get { box.values.underlyingError }
+        set { change { $0.underlyingError = newValue } }
+    }
     /// For a download that failed or was cancelled part-way: what continues it
     /// (``Session/downloadTask(resumingWith:to:options:)``); `nil` when it cannot be resumed.
-    public var resumeData: ResumeData?
+    public var resumeData: ResumeData? {
+        get { box.values.resumeData }
+        set { change { $0.resumeData = newValue } }
+    }
+
+    /// Everything the error says.
+    private struct Values: Sendable {
+        var stage: Stage
+        var request: HTTPRequest?
+        var response: HTTPResponse?
+        var responseBody: Data?
+        var underlyingError: any Error
+        var resumeData: ResumeData?
+    }
+
+    /// The values in one object, never changed once made: a change makes a new one. An error is 8 bytes this way
+    /// instead of 128, and every call holds room for one (or for a `Result` with one) in each of its async frames,
+    /// which the task allocates per call whether or not anything fails; only a failure pays for the object.
+    private final class Box: Sendable {
+        let values: Values
+        init(_ values: Values) { self.values = values }
+    }
+
+    private var box: Box
+
+    private mutating func change(_ body: (inout Values) -> Void) {
+        var values = box.values
+        body(&values)
+        box = Box(values)
+    }
 
     /// An error; ``wrapping(_:stage:request:response:responseBody:)`` avoids double wrapping.
     public init(
@@ -65,11 +109,10 @@ public struct CourierError: Error, Sendable, CustomStringConvertible {
         responseBody: Data? = nil,
         underlyingError: any Error
     ) {
-        self.stage = stage
-        self.request = request
-        self.response = response
-        self.responseBody = responseBody
-        self.underlyingError = underlyingError
+        box = Box(Values(
+            stage: stage, request: request, response: response, responseBody: responseBody,
+            underlyingError: underlyingError, resumeData: nil
+        ))
     }
 
     /// `error` itself when it already is a `CourierError` (filling in what it lacks), otherwise a
@@ -85,9 +128,15 @@ public struct CourierError: Error, Sendable, CustomStringConvertible {
         responseBody: Data? = nil
     ) -> CourierError {
         if var existing = error as? CourierError {
-            existing.request = existing.request ?? request
-            existing.response = existing.response ?? response
-            existing.responseBody = existing.responseBody ?? responseBody
+            // One new object at most, and none when nothing is missing.
+            if (existing.request == nil && request != nil) || (existing.response == nil && response != nil)
+                || (existing.responseBody == nil && responseBody != nil) {
+                existing.change { values in
+                    values.request = values.request ?? request
+                    values.response = values.response ?? response
+                    values.responseBody = values.responseBody ?? responseBody
+                }
+            }
             return existing  // resumeData travels with it
         }
         return CourierError(

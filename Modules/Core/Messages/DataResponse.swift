@@ -10,9 +10,16 @@ public struct DataResponse: Sendable {
     /// The whole body.
     public var data: Data
     /// What the transport measured for the final exchange, when it measures.
-    public var metrics: TransferMetrics?
+    public var metrics: TransferMetrics? {
+        get { metricsBox?.metrics }
+        set { metricsBox = newValue.map(MetricsBox.init) }
+    }
     /// The redirects followed, oldest first.
     public var history: [RedirectHop]
+
+    /// The metrics by reference, as ``Response`` keeps them: the box the task was given, shared rather than
+    /// copied, and 8 bytes in each of the async frames that hold a response or a `Result` with one.
+    var metricsBox: MetricsBox?
 
     /// A buffered response.
     public init(
@@ -22,10 +29,15 @@ public struct DataResponse: Sendable {
         metrics: TransferMetrics? = nil,
         history: [RedirectHop] = []
     ) {
+        self.init(request: request, head: head, data: data, metricsBox: metrics.map(MetricsBox.init), history: history)
+    }
+
+    /// A buffered response sharing `metricsBox`.
+    init(request: HTTPRequest, head: HTTPResponse, data: Data, metricsBox: MetricsBox?, history: [RedirectHop]) {
         self.request = request
         self.head = head
         self.data = data
-        self.metrics = metrics
+        self.metricsBox = metricsBox
         self.history = history
     }
 

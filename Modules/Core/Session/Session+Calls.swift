@@ -177,7 +177,7 @@ extension Session {
     private static func dataResponse(_ response: Response, data: Data, request: HTTPRequest, task: SessionTask) -> DataResponse {
         DataResponse(
             request: response.request ?? request, head: response.head, data: data,
-            metrics: task.metrics ?? response.metrics, history: response.history
+            metricsBox: task.metricsBox ?? response.metricsBox, history: response.history
         )
     }
 

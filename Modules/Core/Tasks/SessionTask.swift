@@ -76,7 +76,8 @@ public final class SessionTask: Sendable, Hashable, Identifiable, CustomStringCo
         var response: HTTPResponse?
         var uploadProgress = TransferProgress.zero
         var downloadProgress = TransferProgress.zero
-        var metrics: TransferMetrics?
+        /// In a box that the call's ``DataResponse`` shares (see ``Response/metricsBox``).
+        var metrics: MetricsBox?
         var error: CourierError?
         var taskDescription: String?
         var uploadHandlers: [ProgressHandler] = []
@@ -129,7 +130,9 @@ public final class SessionTask: Sendable, Hashable, Identifiable, CustomStringCo
     /// Response body progress; the total is the response's `Content-Length` when known.
     public var downloadProgress: TransferProgress { storage.withLock { $0.downloadProgress } }
     /// The metrics of the latest exchange, when the transport measured it.
-    public var metrics: TransferMetrics? { storage.withLock { $0.metrics } }
+    public var metrics: TransferMetrics? { metricsBox?.metrics }
+    /// The metrics of the latest exchange, as the task keeps them.
+    var metricsBox: MetricsBox? { storage.withLock { $0.metrics } }
     /// The error the task failed with, once it failed.
     public var error: CourierError? { storage.withLock { $0.error } }
     /// A label of your choosing (AFNetworking's `taskDescription`).
@@ -354,7 +357,8 @@ public final class SessionTask: Sendable, Hashable, Identifiable, CustomStringCo
     }
 
     func recordMetrics(_ metrics: TransferMetrics) {
-        storage.withLock { $0.metrics = metrics }
+        let box = MetricsBox(metrics)
+        storage.withLock { $0.metrics = box }
         listener.metricsCollected(self, metrics: metrics)
     }
 
