@@ -3,7 +3,10 @@ import CourierCore
 /// Carries response bytes from the curl thread to the reader, with backpressure: above the high
 /// watermark the write callback pauses the transfer; once the reader has taken the bytes, the
 /// transfer continues.
-final class ResponseBodyPipe: Sendable {
+///
+/// A struct around its lock's one heap block: copies are the same pipe, as references to a class would be, and a
+/// transfer makes one allocation for its pipe rather than two (an object, and the lock's block).
+struct ResponseBodyPipe: Sendable {
     enum Ending: Sendable {
         case finished
         case failed(any Error)
