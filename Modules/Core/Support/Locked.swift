@@ -19,7 +19,7 @@ package struct Locked<Value: Sendable>: @unchecked Sendable {
     @usableFromInline let storage: LockedStorage<Value>
 
     /// A lock around `value`.
-    package init(_ value: Value) {
+    package init(_ value: consuming Value) {
         storage = LockedStorage.make(value)
     }
 
@@ -43,13 +43,18 @@ package struct Locked<Value: Sendable>: @unchecked Sendable {
 /// for unsynchronized writes to the mutex.
 @usableFromInline
 final class LockedStorage<Value>: ManagedBuffer<pthread_mutex_t, Value> {
-    static func make(_ value: Value) -> LockedStorage<Value> {
+    /// `value` is moved into the block, not copied: a task's state is a struct of a dozen references, and a copy
+    /// retained each of them only for the caller to release them again.
+    static func make(_ value: consuming Value) -> LockedStorage<Value> {
         let buffer = create(minimumCapacity: 1) { _ in pthread_mutex_t() }
         let storage = unsafeDowncast(buffer, to: LockedStorage<Value>.self)
-        storage.withUnsafeMutablePointers { mutex, element in
+        let element = storage.withUnsafeMutablePointers { mutex, element in
             pthread_mutex_init(mutex, nil)
-            element.initialize(to: value)
+            return element
         }
+        // Outside the closure, which could only copy `value`. The pointer stays valid: `storage` holds the block, and
+        // a class instance never moves.
+        element.initialize(to: value)
         return storage
     }
 
