@@ -327,11 +327,11 @@ public final class SessionTask: Sendable, Hashable, Identifiable, CustomStringCo
         listener.requestSent(self, request: request)
     }
 
-    func recordResponseHead(_ response: HTTPResponse) {
+    /// `contentLength` is the head's `Content-Length`, read by the caller (a transport reads it anyway).
+    func recordResponseHead(_ response: HTTPResponse, contentLength: Int64?) {
         storage.withLock { storage in
             storage.response = response
-            let length = response.headerFields.contentLength
-            storage.downloadProgress = TransferProgress(completed: 0, total: length)
+            storage.downloadProgress = TransferProgress(completed: 0, total: contentLength)
         }
         listener.responseHeadReceived(self, response: response)
     }

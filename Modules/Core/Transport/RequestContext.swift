@@ -83,7 +83,13 @@ public final class RequestContext: Sendable {
 
     /// The response head arrived.
     public func responseHeadReceived(_ response: HTTPResponse) {
-        task.recordResponseHead(response)
+        task.recordResponseHead(response, contentLength: response.headerFields.contentLength)
+    }
+
+    /// The response head arrived, for a transport that has read its `Content-Length` already (finding the field
+    /// again cost CourierCurl a walk of the head per call).
+    package func responseHeadReceived(_ response: HTTPResponse, contentLength: Int64?) {
+        task.recordResponseHead(response, contentLength: contentLength)
     }
 
     /// Request body bytes were really sent.

@@ -358,7 +358,7 @@ final class CurlTransfer: @unchecked Sendable {
 
     private func deliverHead(_ head: HTTPResponse) {
         announcedLength = head.headerFields.contentLength
-        context.responseHeadReceived(head)
+        context.responseHeadReceived(head, contentLength: announcedLength)
         // Everything this pass learned is reported before the caller resumes, so a caller that
         // finishes at once (the body may be complete) never sees stale progress or metrics.
         reportDownloadProgress()
