@@ -39,9 +39,13 @@ extension Session {
     /// Ends the task of a structured call with its outcome. Out of line so that its temporaries stay out of the
     /// callers' async frames (see `CourierError.wrapping`).
     @inline(never)
-    private static func finish(_ task: SessionTask, with outcome: Result<DataResponse, CourierError>) throws(CourierError) -> DataResponse {
+    private static func finish(_ task: SessionTask, with outcome: consuming Result<DataResponse, CourierError>) throws(CourierError) -> DataResponse {
         task.finish(outcome.map(\.head))
-        return try outcome.get()
+        // Moved out, not copied (`get()` would copy the response and release the original).
+        switch consume outcome {
+        case .success(let response): return response
+        case .failure(let error): throw error
+        }
     }
 
     /// A data task for `request`, suspended until `resume()` (or until its response is awaited).

@@ -399,9 +399,9 @@ final class CurlTransfer: @unchecked Sendable {
         }
         let continuation = headContinuation
         headContinuation = nil
-        let response = Response(head: head, body: body, request: request)
         responsePipe.orderHandOver()
-        continuation?.resume(returning: response)
+        // Made in the call, so that it moves into the continuation rather than being copied and then released.
+        continuation?.resume(returning: Response(head: head, body: body, request: request))
     }
 
     private var isCancelled: Bool {
