@@ -99,17 +99,16 @@ public struct TransferMetrics: Sendable, Hashable {
             let (product, overflow) = micros.multipliedReportingOverflow(by: 1_000)
             return overflow ? .max : product
         }
-        self.domainLookupNanoseconds = nanoseconds(microseconds.domainLookup)
-        self.connectNanoseconds = nanoseconds(microseconds.connect)
-        self.secureConnectionNanoseconds = nanoseconds(microseconds.secureConnection)
-        self.requestSentNanoseconds = nanoseconds(microseconds.requestSent)
-        self.firstByteNanoseconds = nanoseconds(microseconds.firstByte)
-        self.totalNanoseconds = nanoseconds(microseconds.total)
-        self.bytesSent = bytesSent
-        self.bytesReceived = bytesReceived
-        self.httpVersion = httpVersion
-        self.remoteAddress = remoteAddress
-        self.reusedConnection = reusedConnection
+        self.init(
+            bytesSent: bytesSent, bytesReceived: bytesReceived, httpVersion: httpVersion, remoteAddress: remoteAddress,
+            reusedConnection: reusedConnection
+        )
+        domainLookupNanoseconds = nanoseconds(microseconds.domainLookup)
+        connectNanoseconds = nanoseconds(microseconds.connect)
+        secureConnectionNanoseconds = nanoseconds(microseconds.secureConnection)
+        requestSentNanoseconds = nanoseconds(microseconds.requestSent)
+        firstByteNanoseconds = nanoseconds(microseconds.firstByte)
+        totalNanoseconds = nanoseconds(microseconds.total)
     }
 
     /// The stored value of a duration that is not there.

@@ -52,11 +52,6 @@ struct CommonFieldNames {
     /// How many spellings the table holds: each has a slot, from 0 to `count - 1` (``RecentFieldValues``).
     var count: Int { entries.count }
 
-    /// The ready-made name whose bytes are exactly `name`, or nil.
-    func name(_ name: UnsafeBufferPointer<UInt8>) -> HTTPField.Name? {
-        slot(of: name).map(self.name(at:))
-    }
-
     /// The name in `slot`, which ``slot(of:)`` gave.
     func name(at slot: Int) -> HTTPField.Name { entries[slot].name }
 
