@@ -294,6 +294,14 @@ public final class SessionTask: Sendable, Hashable, Identifiable, CustomStringCo
         resolve()
     }
 
+    /// Takes and releases the task's lock. A transport that hands values to its caller through a continuation
+    /// calls it on its own thread just before the resume, and the caller just after: the continuation already
+    /// orders the two, but inside the uninstrumented concurrency runtime, where ThreadSanitizer cannot see it.
+    /// Borrowing the task's lock makes the hand-over visible without a lock of the transport's own per call.
+    package func orderHandOver() {
+        storage.withLock { _ in }
+    }
+
     /// A ``RequestContext`` for this task was made: a transport may report through it until it is freed.
     func exchangeBegan() {
         storage.withLock { $0.exchangesInFlight += 1 }

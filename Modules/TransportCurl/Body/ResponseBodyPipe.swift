@@ -52,14 +52,6 @@ struct ResponseBodyPipe: Sendable {
         }
     }
 
-    /// Takes and releases the pipe's lock. The loop calls it just before it resumes the caller waiting for
-    /// the head, and the caller just after: the continuation already orders the two, but inside the
-    /// uninstrumented concurrency runtime, where ThreadSanitizer cannot see it; this makes the hand-over
-    /// visible (two uncontended locks), and borrows this lock rather than making one more per transfer.
-    func orderHandOver() {
-        _ = state.withLock { $0.buffered }
-    }
-
     /// True while the transfer is paused for this pipe.
     var isBackpressured: Bool { state.withLock { $0.backpressured } }
 
@@ -193,13 +185,17 @@ struct CurlResponseBody: AsyncSequence, Sendable {
 /// The reader's end of a transfer: cancels the transfer when it goes away unread.
 final class BodyReader: Sendable {
     let transfer: CurlTransfer
+    let pipe: ResponseBodyPipe
 
-    init(transfer: CurlTransfer) { self.transfer = transfer }
+    init(transfer: CurlTransfer, pipe: ResponseBodyPipe) {
+        self.transfer = transfer
+        self.pipe = pipe
+    }
 
     func take() async throws -> [ArraySlice<UInt8>] {
         let transfer = self.transfer
         do {
-            return try await transfer.responsePipe.take { transfer.requestPauseUpdate() }
+            return try await pipe.take { transfer.requestPauseUpdate() }
         } catch is CancellationError {
             transfer.cancel(with: CancellationError())
             throw CancellationError()
@@ -207,7 +203,7 @@ final class BodyReader: Sendable {
     }
 
     deinit {
-        if transfer.responsePipe.readerLeft() {
+        if pipe.readerLeft() {
             transfer.cancel(with: CancellationError())
         }
     }

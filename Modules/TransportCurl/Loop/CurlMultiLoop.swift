@@ -21,7 +21,7 @@ final class CurlMultiLoop: @unchecked Sendable {
 
     enum Command {
         case job(UnownedJob)
-        case add(CurlTransfer, CheckedContinuation<Response, any Error>)
+        case add(CurlTransfer, CurlTransfer.HeadContinuation)
         case updatePause(CurlTransfer)
         case cancel(CurlTransfer, any Error)
         case shutdown

@@ -15,11 +15,13 @@ final class CurlTransfer: @unchecked Sendable {
     // @unchecked: see above; every mutable field below `// Loop thread only` is confined to the
     // loop thread after the `.add` hand-over.
 
+    /// The caller waiting for the response head.
+    typealias HeadContinuation = UnsafeContinuation<Response, any Error>
+
     /// Its scheme, authority and path are checked by `CurlTransport.send` and present.
     let request: HTTPRequest
     let context: RequestContext
     let options: CurlTransport.Configuration
-    let responsePipe: ResponseBodyPipe
     /// Where the request body comes from.
     private let upload: RequestBodySource
     private let uploadLength: Int64?
@@ -57,10 +59,16 @@ final class CurlTransfer: @unchecked Sendable {
     /// copy. Once bytes have gone to the pipe (`earlyBodyClosed`), every later byte follows them there.
     private var earlyBody = Data()
     private var earlyBodyClosed = false
-    /// Resumed exactly once, in `deliverHead` or `finishOnce`, which both clear it. Checked rather
-    /// than unsafe: the unsafe kind saved nothing measurable, and its hand-over happens inside the
-    /// (uninstrumented) concurrency runtime, where ThreadSanitizer cannot see it.
-    var headContinuation: CheckedContinuation<Response, any Error>?
+    /// Carries the body to its reader once bytes can no longer wait in `earlyBody`. Made on the loop thread when
+    /// first needed (`streamingPipe()`), so a response that arrives whole costs no pipe; a reader gets it with
+    /// its ``BodyReader``, made after this is set.
+    private var responsePipe: ResponseBodyPipe?
+    /// Resumed exactly once: `deliverHead` and `failHeadWaiter`, the only two that resume it, take it out of
+    /// this field first, on the one thread that owns the transfer at the time (the loop's, or the one that found
+    /// the loop stopped). So a second resume cannot happen, and the checked kind's guard against one would cost
+    /// a `malloc` per call (its canary) for nothing. ThreadSanitizer sees the hand-over through
+    /// ``SessionTask/orderHandOver()``.
+    var headContinuation: HeadContinuation?
     /// The body's length on the wire as the head announced it (`Content-Length`): read once from
     /// the head, used for progress, and for the body's length when it is not decoded.
     private var announcedLength: Int64?
@@ -90,7 +98,6 @@ final class CurlTransfer: @unchecked Sendable {
         self.context = context
         self.options = options
         self.loop = loop
-        self.responsePipe = ResponseBodyPipe(highWatermark: options.responseBufferSize)
         self.parser = ResponseHeadParser(recentValues: loop.recentFieldValues)
         if let body {
             if case .known(let count) = body.length { uploadLength = count } else { uploadLength = nil }
@@ -128,9 +135,9 @@ final class CurlTransfer: @unchecked Sendable {
 
     /// Waits for the response head; the body then streams.
     nonisolated(nonsending) func awaitHead() async throws -> Response {
-        defer { responsePipe.orderHandOver() }
+        defer { context.task.orderHandOver() }
         return try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { continuation in
+            try await withUnsafeThrowingContinuation { continuation in
                 loop.submit(.add(self, continuation))
                 if context.control.isCancelled { cancel(with: CancellationError()) }
             }
@@ -250,7 +257,7 @@ final class CurlTransfer: @unchecked Sendable {
         guard let easyHandle else { return }
         let desired = TransferStateMachine.desired(
             suspended: context.control.state == .suspended,
-            readerBehind: responsePipe.isBackpressured,
+            readerBehind: responsePipe?.isBackpressured ?? false,
             uploadStarved: uploadPipe?.isStarved ?? false
         )
         guard case .apply(let mask) = machine.pauseAction(desired: desired) else { return }
@@ -341,7 +348,7 @@ final class CurlTransfer: @unchecked Sendable {
             reportMetrics()
             finishOnce(ending)
         }
-        responsePipe.wakeReader()
+        responsePipe?.wakeReader()
     }
 
     private func reportDownloadProgress() {
@@ -382,13 +389,14 @@ final class CurlTransfer: @unchecked Sendable {
             earlyBody = Data()
         } else if case .success? = ending {
             var data = Data()
-            let chunks = responsePipe.drainAll()
+            let chunks = responsePipe?.drainAll() ?? []
             data.reserveCapacity(chunks.reduce(0) { $0 + $1.count })
             for chunk in chunks { data.append(contentsOf: chunk) }
             body = Body(data)
         } else {
             moveEarlyBodyToPipe()
-            body = Body(CurlResponseBody(reader: BodyReader(transfer: self)), length: length, iterationBehavior: .single)
+            let reader = BodyReader(transfer: self, pipe: streamingPipe())
+            body = Body(CurlResponseBody(reader: reader), length: length, iterationBehavior: .single)
         }
         if let codings {
             body = Body(
@@ -399,7 +407,7 @@ final class CurlTransfer: @unchecked Sendable {
         }
         let continuation = headContinuation
         headContinuation = nil
-        responsePipe.orderHandOver()
+        context.task.orderHandOver()
         // Made in the call, so that it moves into the continuation rather than being copied and then released.
         continuation?.resume(returning: Response(head: head, body: body, request: request))
     }
@@ -422,7 +430,7 @@ final class CurlTransfer: @unchecked Sendable {
     /// fails the caller with the transfer's ending: the shutdown, or an earlier cancellation. Runs on
     /// whichever thread found the loop stopped; the loop never touches this transfer again, and the
     /// queue's lock orders this after anything it did.
-    func refusedAfterShutdown(_ continuation: CheckedContinuation<Response, any Error>, error: any Error) {
+    func refusedAfterShutdown(_ continuation: HeadContinuation, error: any Error) {
         headContinuation = continuation
         if machine.ended() { ending = .failure(error) }
         if let ending, machine.finish() { finishOnce(ending) }
@@ -432,7 +440,7 @@ final class CurlTransfer: @unchecked Sendable {
     private func failHeadWaiter(_ error: any Error) {
         guard let continuation = headContinuation else { return }
         headContinuation = nil
-        responsePipe.orderHandOver()
+        context.task.orderHandOver()
         continuation.resume(throwing: error)
     }
 
@@ -447,9 +455,9 @@ final class CurlTransfer: @unchecked Sendable {
         pump?.withLock { $0?.cancel() }
         switch ending {
         case .success:
-            responsePipe.end(.finished)
+            responsePipe?.end(.finished)
         case .failure(let error):
-            responsePipe.end(.failed(error))
+            responsePipe?.end(.failed(error))
             failHeadWaiter(error)
         }
     }
@@ -473,14 +481,14 @@ final class CurlTransfer: @unchecked Sendable {
 
     /// Returns false to pause (the reader is behind).
     func onBodyBytes(_ bytes: UnsafeRawBufferPointer) -> Bool {
-        if !earlyBodyClosed, !machine.headDelivered, earlyBody.count + bytes.count <= responsePipe.highWatermark {
+        if !earlyBodyClosed, !machine.headDelivered, earlyBody.count + bytes.count <= options.responseBufferSize {
             earlyBody.append(contentsOf: bytes)
             received += Int64(bytes.count)
             loop.markDirty(self)
             return true
         }
         moveEarlyBodyToPipe()
-        guard responsePipe.append(ArraySlice(bytes.bindMemory(to: UInt8.self))) else {
+        guard streamingPipe().append(ArraySlice(bytes.bindMemory(to: UInt8.self))) else {
             machine.callbackPaused(.receive)
             return false
         }
@@ -495,9 +503,17 @@ final class CurlTransfer: @unchecked Sendable {
         guard !earlyBodyClosed else { return }
         earlyBodyClosed = true
         if !earlyBody.isEmpty {
-            _ = responsePipe.append(ArraySlice(earlyBody))
+            _ = streamingPipe().append(ArraySlice(earlyBody))
             earlyBody = Data()
         }
+    }
+
+    /// The pipe, made the first time the body streams. Loop thread only.
+    private func streamingPipe() -> ResponseBodyPipe {
+        if let responsePipe { return responsePipe }
+        let pipe = ResponseBodyPipe(highWatermark: options.responseBufferSize)
+        responsePipe = pipe
+        return pipe
     }
 
     /// Fills curl's upload buffer; returns the byte count, or `nil` to pause, or -1 to abort.
