@@ -5,9 +5,9 @@ import HTTPTypes
 import Testing
 
 /// Response field values as httpbin's `/response-headers` sets them, over HTTP/1.1 and over HTTP/2 through nginx.
-/// The transport shares a long value of a common field with the previous response that carried the same bytes
-/// (`RecentFieldValues`); these calls change such values from one response to the next, on one transport, so a
-/// value shared when its bytes differ (by the last byte, by length, across concurrent calls) would show.
+/// The transport reuses a common field of the previous response that carried the same bytes (`RecentFields`);
+/// these calls change such values from one response to the next, on one transport, so a field reused when its
+/// bytes differ (by the last byte, by length, across concurrent calls) would show.
 @Suite("Response field values across responses")
 struct ResponseFieldValueTests {
     /// The `Cache-Control` and `Content-Language` values of a response whose request asked for these.

@@ -16,7 +16,7 @@ import Synchronization
 /// it: polling for a moment (``IdlePolling``), then asleep in `curl_multi_poll`.
 final class CurlMultiLoop: @unchecked Sendable {
     // @unchecked: `multi`, `active`, `admission`, `overdueWatch`, `idlePolling`, `dirty`, `admitted`, `unstamped`,
-    // `recentFieldValues` and the spare lists are touched only on the loop thread; `commands` is a Locked queue and `asleep`/`stopping`
+    // `recentFields` and the spare lists are touched only on the loop thread; `commands` is a Locked queue and `asleep`/`stopping`
     // are atomics.
 
     enum Command {
@@ -56,9 +56,9 @@ final class CurlMultiLoop: @unchecked Sendable {
     /// (or even `curl_easy_reset`) per request cost more than re-setting a request's options.
     private var idleHandles: [PooledEasy] = []
     private static let idleHandleLimit = 128
-    /// Long values of common fields from the latest responses, shared by the next ones' parsers. Used only in
-    /// libcurl's header callback, which runs on the loop thread.
-    let recentFieldValues = RecentFieldValues()
+    /// Common fields from the latest responses, reused by the next ones' parsers. Used only in libcurl's header
+    /// callback, which runs on the loop thread.
+    let recentFields = RecentFields()
     private var dirty: [CurlTransfer] = []
     /// The other half of each double buffer: a list is swapped with its empty spare, worked through, and
     /// emptied while nothing else refers to its storage. Emptying a list still shared with a copy being

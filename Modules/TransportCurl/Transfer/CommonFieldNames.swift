@@ -49,7 +49,7 @@ struct CommonFieldNames {
         self.firstOfLength = firstOfLength
     }
 
-    /// How many spellings the table holds: each has a slot, from 0 to `count - 1` (``RecentFieldValues``).
+    /// How many spellings the table holds: each has a slot, from 0 to `count - 1` (``RecentFields``).
     var count: Int { entries.count }
 
     /// The name in `slot`, which ``slot(of:)`` gave.

@@ -98,7 +98,7 @@ final class CurlTransfer: @unchecked Sendable {
         self.context = context
         self.options = options
         self.loop = loop
-        self.parser = ResponseHeadParser(recentValues: loop.recentFieldValues)
+        self.parser = ResponseHeadParser(recentFields: loop.recentFields)
         if let body {
             if case .known(let count) = body.length { uploadLength = count } else { uploadLength = nil }
             if let bytes = body.bufferedBytes, body.iterationBehavior == .multiple {

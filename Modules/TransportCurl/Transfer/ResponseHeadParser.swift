@@ -28,14 +28,14 @@ struct ResponseHeadParser {
     private var continuesField = false
     /// Taken once per parser, not per line.
     private let commonNames = CommonFieldNames.shared
-    /// Values of common fields from earlier responses, shared when a line repeats one; nil to decode every value.
-    private let recentValues: RecentFieldValues?
+    /// Fields of common names from earlier responses, reused when a line repeats one; nil to make every field.
+    private let recentFields: RecentFields?
 
     /// A parser with room for a typical head, so the fields do not regrow line by line. Each field is made
     /// straight from its line (no value buffer carried between lines: one allocation less per response).
-    /// `recentValues` must be used on the parser's thread only.
-    init(recentValues: RecentFieldValues? = nil) {
-        self.recentValues = recentValues
+    /// `recentFields` must be used on the parser's thread only.
+    init(recentFields: RecentFields? = nil) {
+        self.recentFields = recentFields
         fields.reserveCapacity(16)
     }
     /// The version of the last status line, e.g. `HTTP/2`.
@@ -55,7 +55,7 @@ struct ResponseHeadParser {
         if line.isEmpty {
             guard let status else { return .malformed("missing status line") }
             if (100..<200).contains(status.code) && status.code != 101 {
-                self = ResponseHeadParser(recentValues: recentValues)
+                self = ResponseHeadParser(recentFields: recentFields)
                 return .needMore
             }
             return .head(HTTPResponse(status: status, headerFields: fields))
@@ -67,9 +67,16 @@ struct ResponseHeadParser {
         guard let colon = Self.firstColon(in: line) else {
             return .malformed("header line without a colon: \(String(decoding: line.prefix(80), as: UTF8.self))")
         }
-        // A name swift-http-types refuses drops the field, and any folded line after it.
         let nameBytes = Self.bytes(UnsafeRawBufferPointer(rebasing: line[..<colon]))
         let slot = commonNames.slot(of: nameBytes)
+        let value = Self.trimmed(UnsafeRawBufferPointer(rebasing: line[(colon + 1)...]))
+        // The same line as an earlier response's: its field again, checked and made then.
+        if let slot, let recentFields, let kept = recentFields.field(slot: slot, value: value) {
+            fields.append(kept)
+            continuesField = true
+            return .needMore
+        }
+        // A name swift-http-types refuses drops the field, and any folded line after it.
         let name: HTTPField.Name
         if let slot {
             name = commonNames.name(at: slot)
@@ -79,18 +86,19 @@ struct ResponseHeadParser {
             continuesField = false
             return .needMore
         }
-        let value = Self.trimmed(UnsafeRawBufferPointer(rebasing: line[(colon + 1)...]))
+        continuesField = true
         // `append`, not HTTPFields' own `replaceSubrange`: called from here that one is not specialized, and
         // looks up generic metadata for every field (Callgrind: 12,000 instructions more per response).
         // A value of visible ASCII and tabs, nearly every value, is the same whether `HTTPField` takes it leniently
         // or strictly, and the lenient initializer validates it through the generic path; any other value is
         // taken leniently (CR, LF and NUL would become spaces).
         if Self.isVisibleASCII(value) {
-            fields.append(HTTPField(name: name, value: text(of: value, slot: slot)))
+            let field = HTTPField(name: name, value: String(decoding: Self.bytes(value), as: UTF8.self))
+            if let slot, let recentFields { recentFields.keep(field, slot: slot) }
+            fields.append(field)
         } else {
             fields.append(HTTPField(name: name, lenientValue: value))
         }
-        continuesField = true
         return .needMore
     }
 
@@ -105,16 +113,6 @@ struct ResponseHeadParser {
     /// slice goes through the generic one (which looks up type metadata at run time on every call).
     private static func bytes(_ raw: UnsafeRawBufferPointer) -> UnsafeBufferPointer<UInt8> {
         raw.assumingMemoryBound(to: UInt8.self)
-    }
-
-    /// A value of visible ASCII and tabs as a string: shared with an earlier response's field whose name has
-    /// `slot` (``RecentFieldValues``) when it is long enough to cost an allocation, otherwise decoded on the fast
-    /// path.
-    private func text(of value: UnsafeRawBufferPointer, slot: Int?) -> String {
-        if value.count > RecentFieldValues.smallStringCapacity, let slot, let recentValues {
-            return recentValues.value(slot: slot, bytes: Self.bytes(value))
-        }
-        return String(decoding: Self.bytes(value), as: UTF8.self)
     }
 
     /// Whether every byte is visible ASCII (0x20 to 0x7E) or a tab. Eight bytes at a time: a header value is

@@ -7,17 +7,17 @@ import HTTPTypes
 /// values without CR, LF or NUL (which would let a server smuggle a header into a later request), and a
 /// version of the form `HTTP/1.1` or `HTTP/2`.
 ///
-/// A second parser reads the same lines with the values of every earlier input's common fields at hand
-/// (`RecentFieldValues`, as a transport's loop keeps them): it must give the same outcome, byte for byte.
+/// A second parser reads the same lines with every earlier input's common fields at hand (`RecentFields`, as a
+/// transport's loop keeps them): it must give the same outcome, byte for byte.
 enum ResponseHeadFuzz: FuzzTarget {
     static let name = "response-head"
 
     /// Kept from input to input. `nonisolated(unsafe)`: libFuzzer runs one input at a time, on one thread.
-    nonisolated(unsafe) static let recentValues = RecentFieldValues()
+    nonisolated(unsafe) static let recentFields = RecentFields()
 
     static func run(_ input: FuzzInput) {
         var parser = ResponseHeadParser()
-        var sharing = ResponseHeadParser(recentValues: recentValues)
+        var sharing = ResponseHeadParser(recentFields: recentFields)
         var lines = 0
         for line in input.restSplit(at: 0x0A) {
             lines += 1
@@ -29,6 +29,8 @@ enum ResponseHeadFuzz: FuzzTarget {
             if case .head(let response) = outcome, case .head(let shared) = sharingOutcome {
                 for (field, sharedField) in zip(response.headerFields, shared.headerFields) {
                     precondition(Array(field.value.utf8) == Array(sharedField.value.utf8), "field \(field.name) differs when shared")
+                    precondition(field.name.rawName == sharedField.name.rawName, "field \(field.name)'s spelling differs when shared")
+                    precondition(field.indexingStrategy == sharedField.indexingStrategy, "field \(field.name)'s indexing differs when shared")
                 }
             }
             switch outcome {

@@ -1,0 +1,52 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+import HTTPTypes
+
+/// The last field each common field name's spelling came with, kept by a transport for the next response's
+/// parser: a line that responses repeat (`Content-Type: application/json`, `Server: nginx`, a `Date` within its
+/// second) is then the earlier response's field again, instead of a value decoded into a new string and validated
+/// twice (by the parser, and by `HTTPField`, byte by byte) to make the same field.
+///
+/// A field is reused only when its value's bytes are exactly the new line's, and its slot stands for one exact
+/// spelling of the name (``CommonFieldNames``), so a field is the same whether it came from here or was made.
+/// Only fields whose value the parser took as it was (visible ASCII and tabs) are kept.
+///
+/// A class so that parsers can share one without exclusive access to their loop; it is not locked, because
+/// only one thread uses it: a ``CurlMultiLoop`` makes it and hands it to its transfers' parsers, which run in
+/// libcurl's header callback on the loop's thread.
+final class RecentFields {
+    /// A slot per spelling of ``CommonFieldNames``, by its index there. A buffer rather than an array: the parser
+    /// reads it for every common field, and an array held by a class costs a dynamic exclusivity check and a
+    /// bounds check on each access.
+    private let fields: UnsafeMutableBufferPointer<HTTPField?>
+
+    /// Room for every common name.
+    init(slots: Int = CommonFieldNames.shared.count) {
+        fields = .allocate(capacity: slots)
+        fields.initialize(repeating: nil)
+    }
+
+    deinit {
+        _ = fields.deinitialize()
+        fields.deallocate()
+    }
+
+    /// The field kept in `slot` when its value's bytes are exactly `value`, or nil.
+    func field(slot: Int, value: UnsafeRawBufferPointer) -> HTTPField? {
+        precondition(slot >= 0 && slot < fields.count)
+        guard let kept = fields[slot] else { return nil }
+        let same = kept.withUnsafeBytesOfValue { bytes in
+            bytes.count == value.count && (bytes.count == 0 || memcmp(bytes.baseAddress!, value.baseAddress!, bytes.count) == 0)
+        }
+        return same ? kept : nil
+    }
+
+    /// Keeps `field`, made from a line whose name has `slot` in ``CommonFieldNames``, in place of the one before.
+    func keep(_ field: HTTPField, slot: Int) {
+        precondition(slot >= 0 && slot < fields.count)
+        fields[slot] = field
+    }
+}

@@ -1,0 +1,95 @@
+@testable import CourierCurl
+import HTTPTypes
+import Testing
+
+@Suite("Recent fields")
+struct RecentFieldsTests {
+    /// Where a field's value bytes are: the same address means the same storage, reused rather than made again.
+    func storage(_ field: HTTPField) -> UnsafeRawPointer? {
+        field.value.utf8.withContiguousStorageIfAvailable { UnsafeRawPointer($0.baseAddress) } ?? nil
+    }
+
+    func kept(_ fields: RecentFields, slot: Int, _ text: String) -> HTTPField? {
+        Array(text.utf8).withUnsafeBytes { fields.field(slot: slot, value: $0) }
+    }
+
+    @Test func aFieldIsReusedOnlyForTheSameBytes() {
+        let fields = RecentFields(slots: 4)
+        #expect(kept(fields, slot: 1, "application/json") == nil)
+        let field = HTTPField(name: .contentType, value: "application/json; charset=utf-8")
+        fields.keep(field, slot: 1)
+        let again = kept(fields, slot: 1, "application/json; charset=utf-8")
+        #expect(again == field)
+        #expect(again.map(storage) == storage(field))
+        // The same length with the last byte changed, a prefix, a value the kept one is a prefix of, and nothing.
+        #expect(kept(fields, slot: 1, "application/json; charset=utf-9") == nil)
+        #expect(kept(fields, slot: 1, "application/json; charset") == nil)
+        #expect(kept(fields, slot: 1, "application/json; charset=utf-8x") == nil)
+        #expect(kept(fields, slot: 1, "") == nil)
+        // A new field takes the slot's place.
+        let changed = HTTPField(name: .contentType, value: "text/plain")
+        fields.keep(changed, slot: 1)
+        #expect(kept(fields, slot: 1, "text/plain") == changed)
+        #expect(kept(fields, slot: 1, "application/json; charset=utf-8") == nil)
+    }
+
+    @Test func anEmptyValueIsKeptLikeAnyOther() {
+        let fields = RecentFields(slots: 2)
+        let empty = HTTPField(name: .vary, value: "")
+        fields.keep(empty, slot: 0)
+        #expect(kept(fields, slot: 0, "") == empty)
+        #expect(kept(fields, slot: 0, " ") == nil)
+    }
+
+    @Test func slotsAreKeptApart() {
+        let fields = RecentFields(slots: 4)
+        fields.keep(HTTPField(name: .date, value: "Sat, 28 Nov 2026 08:41:12 GMT"), slot: 0)
+        #expect(kept(fields, slot: 3, "Sat, 28 Nov 2026 08:41:12 GMT") == nil)
+        #expect(kept(fields, slot: 0, "Sat, 28 Nov 2026 08:41:12 GMT")?.name == .date)
+    }
+
+    /// A parser given the cache makes the same fields as one without it (values, spellings of the name, indexing),
+    /// response after response: values that repeat, change by one byte, are short or long, go from a common name's
+    /// one spelling to its other, and are not visible ASCII.
+    @Test func parsersSharingTheCacheMakeTheSameHeads() {
+        let fields = RecentFields()
+        let heads: [[String]] = [
+            ["Content-Type: application/json; charset=utf-8", "Date: Sat, 28 Nov 2026 08:41:12 GMT", "ETag: \"6924-258\"", "Server: nginx"],
+            ["Content-Type: application/json; charset=utf-8", "Date: Sat, 28 Nov 2026 08:41:12 GMT", "ETag: \"6924-259\"", "Server: nginx"],
+            ["Content-Type: application/json; charset=utf-9", "Date: Sat, 28 Nov 2026 08:41:13 GMT", "Server: nginx/1"],
+            ["content-type: application/json; charset=utf-8", "date: Sat, 28 Nov 2026 08:41:13 GMT", "server: nginx"],
+            ["Content-Type: text/plain", "Date:   Sat, 28 Nov 2026 08:41:13 GMT  ", "X-Other: a value longer than fifteen bytes"],
+            ["Content-Type: application/json; charset=utf-8", "Date: Sat, 28 Nov 2026 08:41:12 GMT", "Vary:", "Vary: "],
+            ["Content-Type: caf\u{E9}", "Content-Type: caf\u{E9}", "Server: nginx", "Server: nginx", "Vary:"],
+        ]
+        for (index, lines) in heads.enumerated() {
+            let all = ["HTTP/1.1 200 OK"] + lines + [""]
+            var shared = ResponseHeadParser(recentFields: fields)
+            var plain = ResponseHeadParser()
+            var sharedOutcome = ResponseHeadParser.Outcome.needMore, plainOutcome = ResponseHeadParser.Outcome.needMore
+            for line in all {
+                sharedOutcome = shared.consume(line: line)
+                plainOutcome = plain.consume(line: line)
+            }
+            guard case .head(let sharedHead) = sharedOutcome, case .head(let plainHead) = plainOutcome else {
+                Issue.record("head \(index) not parsed"); continue
+            }
+            #expect(sharedHead == plainHead, "head \(index)")
+            #expect(Array(sharedHead.headerFields.map(\.value)) == Array(plainHead.headerFields.map(\.value)), "head \(index)")
+            #expect(Array(sharedHead.headerFields.map(\.name.rawName)) == Array(plainHead.headerFields.map(\.name.rawName)), "head \(index)")
+            #expect(Array(sharedHead.headerFields.map(\.indexingStrategy)) == Array(plainHead.headerFields.map(\.indexingStrategy)), "head \(index)")
+        }
+    }
+
+    /// A folded line continues a reused field as it would a made one, and the slot keeps the line's own field.
+    @Test func aFoldedLineAfterAReusedField() {
+        let fields = RecentFields()
+        for round in 0..<2 {
+            var parser = ResponseHeadParser(recentFields: fields)
+            var outcome = ResponseHeadParser.Outcome.needMore
+            for line in ["HTTP/1.1 200 OK", "Cache-Control: no-cache,", " no-store", ""] { outcome = parser.consume(line: line) }
+            guard case .head(let head) = outcome else { Issue.record("round \(round): no head"); continue }
+            #expect(head.headerFields[.cacheControl] == "no-cache, no-store", "round \(round)")
+        }
+    }
+}
