@@ -78,6 +78,9 @@ log "courier tour (every step, server-sent events included)"
 log "courier keeps server-controlled control characters off a terminal"
 python3 Scripts/lib/terminal_safety_check.py .build/debug/courier
 
+log "courier ignores the proxy environment variables and honours --proxy"
+python3 Scripts/lib/cli_env_proxy_check.py .build/debug/courier
+
 log "integration tests under ThreadSanitizer"
 Scripts/integration.sh --tsan
 

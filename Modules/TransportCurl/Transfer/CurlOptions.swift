@@ -32,7 +32,10 @@ enum CurlOptions {
         if let proxy = options.proxy {
             easy.set(CURLOPT_PROXY, proxy)
         } else {
-            easy.set(CURLOPT_PROXY, "")   // ignore http_proxy & co. unless configured
+            // Ignore http_proxy & co. unless a proxy is configured. `NOPROXY "*"` rather than `PROXY ""`: libcurl copies
+            // a set proxy string for every transfer, even an empty one (a `malloc` per call), and with "*" it skips
+            // reading the proxy variables at all.
+            easy.set(CURLOPT_NOPROXY, "*")
         }
         if let socket = options.unixSocketPath { easy.set(CURLOPT_UNIX_SOCKET_PATH, socket) }
         if let caFile = options.certificateAuthorityFile { easy.set(CURLOPT_CAINFO, caFile) }
