@@ -112,3 +112,83 @@ struct RecentFieldsTests {
         }
     }
 }
+
+@Suite("Recent heads")
+struct RecentHeadsTests {
+    /// The storage of a value that is one reference (`HTTPFields`: its array; `PseudoHeaderFields`: its object).
+    func identity<Value>(_ value: Value) -> UnsafeRawPointer {
+        precondition(MemoryLayout<Value>.size == MemoryLayout<UnsafeRawPointer>.size)
+        return unsafeBitCast(value, to: UnsafeRawPointer.self)
+    }
+
+    func parse(_ lines: [String], _ fields: RecentFields?) -> HTTPResponse? {
+        var parser = ResponseHeadParser(recentFields: fields)
+        var outcome = ResponseHeadParser.Outcome.needMore
+        for line in lines { outcome = parser.consume(line: line) }
+        guard case .head(let head) = outcome else { return nil }
+        return head
+    }
+
+    /// Heads one after the other through one cache, each against a parser without it: the same status, reason,
+    /// fields, order, spellings and indexing, whether a head repeats the last one whole, in part, in another
+    /// order, with a field more or less, a folded line, another status or reason, or after a 1xx.
+    @Test func headsSharingTheLastOneAreTheHeadsAPlainParserMakes() throws {
+        let fields = RecentFields()
+        let common = ["Server: nginx", "Date: Sat, 28 Nov 2026 08:41:12 GMT", "Content-Type: application/json", "Content-Length: 602"]
+        let heads: [[String]] = [
+            ["HTTP/1.1 200 OK"] + common,
+            ["HTTP/1.1 200 OK"] + common,
+            ["HTTP/1.1 200 OK"] + common + ["Connection: keep-alive"],
+            ["HTTP/1.1 200 OK"] + common,
+            ["HTTP/1.1 200 OK"] + common.dropLast(),
+            ["HTTP/1.1 200 OK"] + common.reversed(),
+            ["HTTP/1.1 200 OK"] + common,
+            ["HTTP/1.1 200 OK", "Server: nginx", "Date: Sat, 28 Nov 2026 08:41:13 GMT", "Content-Type: application/json", "Content-Length: 602"],
+            ["HTTP/1.1 200 OK", "Server: nginx", " extra", "Date: Sat, 28 Nov 2026 08:41:13 GMT"],
+            ["HTTP/1.1 200 OK", "Server: nginx", "Date: Sat, 28 Nov 2026 08:41:13 GMT"],
+            ["HTTP/1.1 200 Fine", "Server: nginx", "Date: Sat, 28 Nov 2026 08:41:13 GMT"],
+            ["HTTP/1.1 404 Fine", "Server: nginx", "Date: Sat, 28 Nov 2026 08:41:13 GMT"],
+            ["HTTP/1.1 404", "Server: nginx", "Date: Sat, 28 Nov 2026 08:41:13 GMT"],
+            ["HTTP/1.1 100 Continue", "Server: nginx", "", "HTTP/1.1 404", "Server: nginx", "Date: Sat, 28 Nov 2026 08:41:13 GMT"],
+            ["HTTP/2 404", "server: nginx", "date: Sat, 28 Nov 2026 08:41:13 GMT"],
+            ["HTTP/2 404", "X-Request-Id: 1", "server: nginx"],
+            ["HTTP/2 404", "X-Request-Id: 1", "server: nginx"],
+            ["HTTP/2 204"],
+            ["HTTP/2 204"],
+            ["HTTP/2 204", "server: nginx"],
+            // The same name in its other spelling, each kept: the last head's field is equal but not the same.
+            ["HTTP/2 204", "Server: nginx"],
+            ["HTTP/2 204", "server: nginx"],
+        ]
+        for (index, lines) in heads.enumerated() {
+            let shared = try #require(parse(lines + [""], fields), "head \(index)")
+            let plain = try #require(parse(lines + [""], nil), "head \(index)")
+            #expect(shared.status.code == plain.status.code, "head \(index)")
+            #expect(shared.status.reasonPhrase == plain.status.reasonPhrase, "head \(index)")
+            #expect(Array(shared.headerFields.map(\.value)) == Array(plain.headerFields.map(\.value)), "head \(index)")
+            #expect(Array(shared.headerFields.map(\.name.rawName)) == Array(plain.headerFields.map(\.name.rawName)), "head \(index)")
+            #expect(Array(shared.headerFields.map(\.indexingStrategy)) == Array(plain.headerFields.map(\.indexingStrategy)), "head \(index)")
+        }
+    }
+
+    /// A head that repeats the last one whole is the same field list and status storage; one field more, or a
+    /// status line that differs, makes its own.
+    @Test func aRepeatedHeadSharesTheLastOnesStorage() throws {
+        let fields = RecentFields()
+        let lines = ["HTTP/1.1 200 OK", "Server: nginx", "Date: Sat, 28 Nov 2026 08:41:12 GMT", "Content-Type: application/json", ""]
+        let first = try #require(parse(lines, fields))
+        let second = try #require(parse(lines, fields))
+        #expect(identity(second.headerFields) == identity(first.headerFields))
+        #expect(identity(second.pseudoHeaderFields) == identity(first.pseudoHeaderFields))
+
+        let longer = try #require(parse(lines.dropLast() + ["Vary: Accept", ""], fields))
+        #expect(identity(longer.headerFields) != identity(second.headerFields))
+        #expect(identity(longer.pseudoHeaderFields) == identity(second.pseudoHeaderFields))
+        #expect(longer.headerFields.count == 4)
+
+        let otherReason = try #require(parse(["HTTP/1.1 200 Fine"] + lines.dropFirst(), fields))
+        #expect(identity(otherReason.pseudoHeaderFields) != identity(longer.pseudoHeaderFields))
+        #expect(otherReason.status.reasonPhrase == "Fine")
+        #expect(otherReason.headerFields.count == 3)
+    }
+}

@@ -49,4 +49,31 @@ final class RecentFields {
         precondition(slot >= 0 && slot < fields.count)
         fields[slot] = field
     }
+
+    /// The last final head a parser made with these fields: a head that repeats it shares its field list
+    /// (``ResponseHeadParser``), and a status line that repeats its status shares its status storage.
+    private(set) var lastHead: HTTPResponse?
+
+    /// Whether the last head's field at `index` is `field`, name spelling included (`HTTPField`'s `==` compares
+    /// names without their case).
+    func lastHeadHas(_ field: HTTPField, at index: Int) -> Bool {
+        guard let fields = lastHead?.headerFields, index < fields.count else { return false }
+        let candidate = fields[index]
+        return candidate == field && candidate.name.rawName == field.name.rawName
+    }
+
+    /// A final head of `status` and `headerFields`, kept as ``lastHead``. When the status code and reason phrase are
+    /// the last head's, the head is a copy of it with the new fields: `HTTPResponse` keeps its status in an object of
+    /// its own, which a copy shares (an allocation fewer per response).
+    func head(status: HTTPResponse.Status, headerFields: HTTPFields) -> HTTPResponse {
+        var head: HTTPResponse
+        if let last = lastHead, last.status.code == status.code, last.status.reasonPhrase == status.reasonPhrase {
+            head = last
+            head.headerFields = headerFields
+        } else {
+            head = HTTPResponse(status: status, headerFields: headerFields)
+        }
+        lastHead = head
+        return head
+    }
 }

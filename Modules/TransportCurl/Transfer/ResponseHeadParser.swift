@@ -30,13 +30,20 @@ struct ResponseHeadParser {
     private let commonNames = CommonFieldNames.shared
     /// Fields of common names from earlier responses, reused when a line repeats one; nil to make every field.
     private let recentFields: RecentFields?
+    /// True while every field so far is the field at the same place in the previous head (``RecentFields/lastHead``):
+    /// `fields` is then still empty, and the first `sharedCount` of the previous head's fields stand for it. A head
+    /// that repeats the previous one whole (a polled resource, a server's fixed headers) shares its field list, with
+    /// no list of its own; the first field that differs copies the shared ones into `fields` (``stopSharing()``).
+    private var sharing: Bool
+    private var sharedCount = 0
 
-    /// A parser with room for a typical head, so the fields do not regrow line by line. Each field is made
-    /// straight from its line (no value buffer carried between lines: one allocation less per response).
-    /// `recentFields` must be used on the parser's thread only.
+    /// A parser. Each field is made straight from its line (no value buffer carried between lines: one allocation
+    /// less per response). `recentFields` must be used on the parser's thread only.
     init(recentFields: RecentFields? = nil) {
         self.recentFields = recentFields
-        fields.reserveCapacity(16)
+        sharing = recentFields != nil
+        // Room for a typical head, so the fields do not regrow line by line; a sharing parser makes it when it stops.
+        if !sharing { fields.reserveCapacity(16) }
     }
     /// The version of the last status line, e.g. `HTTP/2`.
     private(set) var version: String?
@@ -58,10 +65,13 @@ struct ResponseHeadParser {
                 self = ResponseHeadParser(recentFields: recentFields)
                 return .needMore
             }
-            return .head(HTTPResponse(status: status, headerFields: fields))
+            return .head(finalHead(status: status))
         }
         if line[0] == Self.space || line[0] == Self.tab {
-            if continuesField { continueLastField(with: Self.trimmed(line)) }
+            if continuesField {
+                stopSharing()
+                continueLastField(with: Self.trimmed(line))
+            }
             return .needMore
         }
         guard let colon = Self.firstColon(in: line) else {
@@ -72,7 +82,12 @@ struct ResponseHeadParser {
         let value = Self.trimmed(UnsafeRawBufferPointer(rebasing: line[(colon + 1)...]))
         // The same line as an earlier response's: its field again, checked and made then.
         if let slot, let recentFields, let kept = recentFields.field(slot: slot, value: value) {
-            fields.append(kept)
+            if sharing, recentFields.lastHeadHas(kept, at: sharedCount) {
+                sharedCount += 1
+            } else {
+                stopSharing()
+                fields.append(kept)
+            }
             continuesField = true
             return .needMore
         }
@@ -87,6 +102,7 @@ struct ResponseHeadParser {
             return .needMore
         }
         continuesField = true
+        stopSharing()
         // `append`, not HTTPFields' own `replaceSubrange`: called from here that one is not specialized, and
         // looks up generic metadata for every field (Callgrind: 12,000 instructions more per response).
         // A value of visible ASCII and tabs, nearly every value, is the same whether `HTTPField` takes it leniently
@@ -100,6 +116,30 @@ struct ResponseHeadParser {
             fields.append(HTTPField(name: name, lenientValue: value))
         }
         return .needMore
+    }
+
+    /// The head that ends with `status`: through ``RecentFields`` when the parser has one, which shares the previous
+    /// head's field list when this one repeated it whole, and its status when the status line repeated it.
+    private mutating func finalHead(status: HTTPResponse.Status) -> HTTPResponse {
+        guard let recentFields else { return HTTPResponse(status: status, headerFields: fields) }
+        if sharing, let last = recentFields.lastHead, last.headerFields.count == sharedCount {
+            fields = last.headerFields
+            sharing = false
+        } else {
+            stopSharing()
+        }
+        return recentFields.head(status: status, headerFields: fields)
+    }
+
+    /// Makes the head's own field list: the shared fields so far, copied from the previous head.
+    private mutating func stopSharing() {
+        guard sharing else { return }
+        sharing = false
+        fields.reserveCapacity(16)
+        if sharedCount > 0, let last = recentFields?.lastHead {
+            for index in 0..<sharedCount { fields.append(last.headerFields[index]) }
+        }
+        sharedCount = 0
     }
 
     /// Consumes one line given as text (for tests and callers that have a `String`).
