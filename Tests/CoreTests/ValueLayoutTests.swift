@@ -54,4 +54,62 @@ struct ValueLayoutTests {
         #expect(dataCopy.metrics?.httpVersion == "HTTP/1.1" && data.metrics?.httpVersion == "HTTP/2")
         #expect(DataResponse(request: request, head: HTTPResponse(status: .ok), data: Data()).metrics == nil)
     }
+
+    /// A transport that reports its metrics to the task, as CourierCurl does, and answers with a whole body.
+    struct MeasuringTransport: Transport {
+        static let metrics = TransferMetrics(total: .microseconds(700), bytesReceived: 2, httpVersion: "HTTP/1.1")
+
+        func send(_ request: HTTPRequest, body: Body?, context: RequestContext) async throws -> Response {
+            context.metricsCollected(Self.metrics)
+            return Response(head: HTTPResponse(status: .ok), wholeBody: Data("hi".utf8), request: request)
+        }
+    }
+
+    /// A data call's response reads the metrics its task was given, and a change to them is the response's own.
+    @Test func aDataResponseReadsItsTasksMetrics() async throws {
+        let session = Session(transport: MeasuringTransport())
+        let task = session.dataTask(with: request)
+        task.resume()
+        var response = try await task.response
+        #expect(response.metrics == MeasuringTransport.metrics && response.data == Data("hi".utf8))
+        let copy = response
+        response.metrics?.httpVersion = "HTTP/2"
+        #expect(response.metrics?.httpVersion == "HTTP/2")
+        #expect(copy.metrics == MeasuringTransport.metrics && task.task.metrics == MeasuringTransport.metrics)
+        response.metrics = nil
+        #expect(response.metrics == nil && task.task.metrics == MeasuringTransport.metrics)
+    }
+
+    /// Metrics and history share one reference: setting either keeps the other, and copies stay apart.
+    @Test func metricsAndHistoryAreKeptTogetherAndApart() {
+        let metrics = TransferMetrics(total: .microseconds(900), bytesReceived: 600, httpVersion: "HTTP/1.1")
+        let hop = RedirectHop(request: request, response: HTTPResponse(status: .found))
+        var response = Response(head: HTTPResponse(status: .ok), metrics: metrics)
+        response.history = [hop]
+        #expect(response.metrics == metrics && response.history.count == 1)
+        let copy = response
+        response.metrics = nil
+        #expect(response.metrics == nil && response.history.count == 1)
+        response.history = []
+        #expect(response.history.isEmpty && response.metrics == nil)
+        #expect(copy.metrics == metrics && copy.history.count == 1)
+    }
+
+    /// A body that came whole is bytes until asked for: a replayable body of them each time, the bytes themselves for
+    /// a buffering call (checked against its bound), and a body set later replaces them.
+    @Test func aWholeBodyIsBytesUntilAskedFor() async throws {
+        let bytes = Data("{\"id\":1}".utf8)
+        var response = Response(head: HTTPResponse(status: .ok), wholeBody: bytes, request: request)
+        #expect(try response.bufferedBytes(upTo: 100) == bytes)
+        #expect(throws: BodyError.tooLarge(limit: 3)) { try response.bufferedBytes(upTo: 3) }
+        #expect(response.body.length == .known(Int64(bytes.count)) && response.body.iterationBehavior == .multiple)
+        #expect(try await response.body.collect(upTo: 100) == bytes)
+        #expect(try await response.body.collect(upTo: 100) == bytes)
+        #expect(response.history.isEmpty && response.metrics == nil && response.request == request)
+
+        response.body = Body(Data("other".utf8))
+        #expect(try response.bufferedBytes(upTo: 100) == Data("other".utf8))
+        response.body = Body(AsyncStream<ArraySlice<UInt8>> { $0.finish() }, length: .unknown, iterationBehavior: .single)
+        #expect(try response.bufferedBytes(upTo: 100) == nil)
+    }
 }

@@ -11,15 +11,15 @@ public struct DataResponse: Sendable {
     public var data: Data
     /// What the transport measured for the final exchange, when it measures.
     public var metrics: TransferMetrics? {
-        get { metricsBox?.metrics }
-        set { metricsBox = newValue.map(MetricsBox.init) }
+        get { metricsSource?.metrics }
+        set { metricsSource = newValue.map { .box(MetricsBox($0)) } }
     }
     /// The redirects followed, oldest first.
     public var history: [RedirectHop]
 
-    /// The metrics by reference, as ``Response`` keeps them: the box the task was given, shared rather than
-    /// copied, and 8 bytes in each of the async frames that hold a response or a `Result` with one.
-    var metricsBox: MetricsBox?
+    /// Where the metrics are, by reference as ``Response`` keeps them: 8 bytes in each of the async frames that
+    /// hold a response or a `Result` with one.
+    var metricsSource: MetricsSource?
 
     /// A buffered response.
     public init(
@@ -29,15 +29,15 @@ public struct DataResponse: Sendable {
         metrics: TransferMetrics? = nil,
         history: [RedirectHop] = []
     ) {
-        self.init(request: request, head: head, data: data, metricsBox: metrics.map(MetricsBox.init), history: history)
+        self.init(request: request, head: head, data: data, metrics: metrics.map { .box(MetricsBox($0)) }, history: history)
     }
 
-    /// A buffered response sharing `metricsBox`.
-    init(request: HTTPRequest, head: HTTPResponse, data: Data, metricsBox: MetricsBox?, history: [RedirectHop]) {
+    /// A buffered response whose metrics are at `metrics`.
+    init(request: HTTPRequest, head: HTTPResponse, data: Data, metrics: MetricsSource?, history: [RedirectHop]) {
         self.request = request
         self.head = head
         self.data = data
-        self.metricsBox = metricsBox
+        self.metricsSource = metrics
         self.history = history
     }
 

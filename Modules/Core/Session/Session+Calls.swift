@@ -165,7 +165,7 @@ extension Session {
     @inline(never)
     private func buffered(_ response: Response, limit: Int, request: HTTPRequest, task: SessionTask) -> Result<DataResponse, CourierError>? {
         do {
-            guard let data = try response.body.bufferedBytes(upTo: limit) else { return nil }
+            guard let data = try response.bufferedBytes(upTo: limit) else { return nil }
             return .success(Self.dataResponse(response, data: data, request: request, task: task))
         } catch {
             return .failure(bodyFailure(error, response: response, request: request, task: task))
@@ -181,7 +181,7 @@ extension Session {
     private static func dataResponse(_ response: Response, data: Data, request: HTTPRequest, task: SessionTask) -> DataResponse {
         DataResponse(
             request: response.request ?? request, head: response.head, data: data,
-            metricsBox: task.metricsBox ?? response.metricsBox, history: response.history
+            metrics: task.hasMetrics ? .task(task) : response.metricsBox.map(MetricsSource.box), history: response.history
         )
     }
 

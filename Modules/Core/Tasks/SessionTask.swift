@@ -76,8 +76,9 @@ public final class SessionTask: Sendable, Hashable, Identifiable, CustomStringCo
         var response: HTTPResponse?
         var uploadProgress = TransferProgress.zero
         var downloadProgress = TransferProgress.zero
-        /// In a box that the call's ``DataResponse`` shares (see ``Response/metricsBox``).
-        var metrics: MetricsBox?
+        /// Here rather than in a box of their own: the call's ``DataResponse`` reads them from the task
+        /// (``MetricsSource``), one allocation fewer per call.
+        var metrics: TransferMetrics?
         var error: CourierError?
         var taskDescription: String?
         var uploadHandlers: [ProgressHandler] = []
@@ -130,9 +131,9 @@ public final class SessionTask: Sendable, Hashable, Identifiable, CustomStringCo
     /// Response body progress; the total is the response's `Content-Length` when known.
     public var downloadProgress: TransferProgress { storage.withLock { $0.downloadProgress } }
     /// The metrics of the latest exchange, when the transport measured it.
-    public var metrics: TransferMetrics? { metricsBox?.metrics }
-    /// The metrics of the latest exchange, as the task keeps them.
-    var metricsBox: MetricsBox? { storage.withLock { $0.metrics } }
+    public var metrics: TransferMetrics? { storage.withLock { $0.metrics } }
+    /// Whether a transport reported metrics, without copying them out.
+    var hasMetrics: Bool { storage.withLock { $0.metrics != nil } }
     /// The error the task failed with, once it failed.
     public var error: CourierError? { storage.withLock { $0.error } }
     /// A label of your choosing (AFNetworking's `taskDescription`).
@@ -365,8 +366,7 @@ public final class SessionTask: Sendable, Hashable, Identifiable, CustomStringCo
     }
 
     func recordMetrics(_ metrics: TransferMetrics) {
-        let box = MetricsBox(metrics)
-        storage.withLock { $0.metrics = box }
+        storage.withLock { $0.metrics = metrics }
         listener.metricsCollected(self, metrics: metrics)
     }
 

@@ -380,36 +380,47 @@ final class CurlTransfer: @unchecked Sendable {
         } else {
             length = .unknown
         }
-        var body: Body
+        // The bytes of a body that arrived whole, or nil for one that streams.
+        var whole: Data?
         if case .success? = ending, !earlyBodyClosed {
             // The whole exchange ended in this pass (typical of small responses): the body is the early
             // buffer, handed over as it is, with no pipe reader in between.
             earlyBodyClosed = true
-            body = Body(earlyBody)
+            whole = earlyBody
             earlyBody = Data()
         } else if case .success? = ending {
             var data = Data()
             let chunks = responsePipe?.drainAll() ?? []
             data.reserveCapacity(chunks.reduce(0) { $0 + $1.count })
             for chunk in chunks { data.append(contentsOf: chunk) }
-            body = Body(data)
-        } else {
-            moveEarlyBodyToPipe()
-            let reader = BodyReader(transfer: self, pipe: streamingPipe())
-            body = Body(CurlResponseBody(reader: reader), length: length, iterationBehavior: .single)
+            whole = data
         }
-        if let codings {
-            body = Body(
-                DecodedResponseBody(source: body, codings: codings, limits: options.decompressionLimits),
-                length: .unknown,
-                iterationBehavior: body.iterationBehavior
-            )
+        let response: Response
+        if let whole, codings == nil {
+            // No `Body` object: a buffering caller takes the bytes (`Response.bufferedBytes(upTo:)`).
+            response = Response(head: head, wholeBody: whole, request: request)
+        } else {
+            var body: Body
+            if let whole {
+                body = Body(whole)
+            } else {
+                moveEarlyBodyToPipe()
+                let reader = BodyReader(transfer: self, pipe: streamingPipe())
+                body = Body(CurlResponseBody(reader: reader), length: length, iterationBehavior: .single)
+            }
+            if let codings {
+                body = Body(
+                    DecodedResponseBody(source: body, codings: codings, limits: options.decompressionLimits),
+                    length: .unknown,
+                    iterationBehavior: body.iterationBehavior
+                )
+            }
+            response = Response(head: head, body: body, request: request)
         }
         let continuation = headContinuation
         headContinuation = nil
         context.task.orderHandOver()
-        // Made in the call, so that it moves into the continuation rather than being copied and then released.
-        continuation?.resume(returning: Response(head: head, body: body, request: request))
+        continuation?.resume(returning: consume response)
     }
 
     private var isCancelled: Bool {
