@@ -98,7 +98,8 @@ public final class SessionTask: Sendable, Hashable, Identifiable, CustomStringCo
         var standalone = false
     }
 
-    private let storage: Locked<Storage>
+    /// Inside the task rather than in a block of its own (``Locked``): one `malloc` fewer per call.
+    private let storage: InlineLocked<Storage>
     private static let counter = Atomic<UInt64>(0)
 
     init(
@@ -115,7 +116,7 @@ public final class SessionTask: Sendable, Hashable, Identifiable, CustomStringCo
         self.sessionID = sessionID
         self.callbackQueue = callbackQueue
         self.hasListener = !(listener is SilentEventListener)
-        self.storage = Locked(Storage(currentRequest: request, registry: registry, listener: listener))
+        self.storage = InlineLocked(Storage(currentRequest: request, registry: registry, listener: listener))
     }
 
     // MARK: State
