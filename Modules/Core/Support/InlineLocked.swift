@@ -17,10 +17,14 @@ import Synchronization
 /// Noncopyable, because the value lives in the mutex: keep it as a `let` of a class.
 package struct InlineLocked<Value: ~Copyable>: ~Copyable, Sendable {
     private let mutex: Mutex<Value>
+    /// Whether the program runs under ThreadSanitizer, read once per lock: ``SanitizerAnnotations``' hooks are
+    /// globals, whose every read checks that they are initialized.
+    private let annotated: Bool
 
     /// A lock around `value`.
     package init(_ value: consuming sending Value) {
         mutex = Mutex(value)
+        annotated = SanitizerAnnotations.areActive
     }
 
     /// Runs `body` with exclusive access to the value. Never call back into the same lock.
@@ -31,8 +35,8 @@ package struct InlineLocked<Value: ~Copyable>: ~Copyable, Sendable {
         withUnsafePointer(to: self) { lock in
             let address = UnsafeMutableRawPointer(mutating: lock)
             return mutex.withLock { value in
-                SanitizerAnnotations.acquired(address)
-                defer { SanitizerAnnotations.releasing(address) }
+                if annotated { SanitizerAnnotations.acquired(address) }
+                defer { if annotated { SanitizerAnnotations.releasing(address) } }
                 return body(&value)
             }
         }

@@ -54,12 +54,13 @@ final class RecentFields {
     /// (``ResponseHeadParser``), and a status line that repeats its status shares its status storage.
     private(set) var lastHead: HTTPResponse?
 
-    /// Whether the last head's field at `index` is `field`, name spelling included (`HTTPField`'s `==` compares
-    /// names without their case).
+    /// Whether the last head's field at `index` is `field`: the same spelling of the name and the same value. (The
+    /// parser makes every field with the default indexing, so that needs no comparing; `HTTPField`'s `==` would
+    /// compare names without their case, and the canonical names again.)
     func lastHeadHas(_ field: HTTPField, at index: Int) -> Bool {
         guard let fields = lastHead?.headerFields, index < fields.count else { return false }
         let candidate = fields[index]
-        return candidate == field && candidate.name.rawName == field.name.rawName
+        return candidate.name.rawName == field.name.rawName && candidate.value == field.value
     }
 
     /// A final head of `status` and `headerFields`, kept as ``lastHead``. When the status code and reason phrase are
@@ -67,7 +68,9 @@ final class RecentFields {
     /// its own, which a copy shares (an allocation fewer per response).
     func head(status: HTTPResponse.Status, headerFields: HTTPFields) -> HTTPResponse {
         var head: HTTPResponse
-        if let last = lastHead, last.status.code == status.code, last.status.reasonPhrase == status.reasonPhrase {
+        // `status` is computed from the head's status field: read once.
+        if let last = lastHead, case let lastStatus = last.status, lastStatus.code == status.code,
+           lastStatus.reasonPhrase == status.reasonPhrase {
             head = last
             head.headerFields = headerFields
         } else {
