@@ -141,6 +141,73 @@ struct HostAdmissionTests {
         do { let next = admission.release(host: "a"); #expect(next === forever) }
     }
 
+    /// More calls than the limit, each waiting its turn, for thousands of turns: the line moves through the same
+    /// storage (it never grows past 32 slots here, and is not made again), in arrival order.
+    @Test func aBusyLineKeepsItsStorage() {
+        var admission = HostAdmission<Item, String>(limit: 8)
+        for _ in 0..<8 { _ = admission.tryStart(host: "a") }
+        var line: [Item] = []
+        for index in 0..<8 {
+            let item = Item("w\(index)")
+            admission.enqueue(item, host: "a", deadline: nil)
+            line.append(item)
+        }
+        var failures: [String] = []
+        var capacities = Set<Int>()
+        for round in 0..<5_000 {
+            let next = admission.release(host: "a")
+            if next !== line.first { failures.append("round \(round): \(String(describing: next)) out of turn") }
+            line.removeFirst()
+            let item = Item("\(round)")
+            admission.enqueue(item, host: "a", deadline: nil)
+            line.append(item)
+            if round >= 100 { capacities.insert(admission.storedCapacity(host: "a")) }
+        }
+        #expect(failures.isEmpty, "\(failures.prefix(5))")
+        #expect(capacities.count == 1 && capacities.first.map { $0 <= 64 } == true, "capacities \(capacities.sorted())")
+        #expect(admission.waiting(host: "a") == 8 && admission.running(host: "a") == 8)
+    }
+
+    /// A host that goes idle between busy spells is forgotten, and the next host to wait takes its line's storage
+    /// instead of growing one again from a single slot.
+    @Test func aLineOutlivesAMomentOfIdleness() {
+        var admission = HostAdmission<Item, String>(limit: 1)
+        func spell(_ host: String) -> [Int] {
+            _ = admission.tryStart(host: host)
+            var capacities: [Int] = []
+            for index in 0..<6 {
+                admission.enqueue(Item("\(host)\(index)"), host: host, deadline: nil)
+                capacities.append(admission.storedCapacity(host: host))
+            }
+            while admission.release(host: host) != nil {}
+            return capacities
+        }
+        let first = spell("a")
+        #expect(admission.running(host: "a") == 0 && admission.storedCapacity(host: "a") == 0)
+        let second = spell("a"), other = spell("b")
+        #expect(first.first.map { $0 < 6 } == true, "\(first)")
+        #expect(Set(second).count == 1 && second.first.map { $0 >= 6 } == true, "\(second)")
+        #expect(Set(other).count == 1 && other == second, "\(other)")
+    }
+
+    /// A burst that waited gives back its storage once the line is short again, while the host stays busy.
+    @Test func aBurstsStorageIsGivenBack() {
+        var admission = HostAdmission<Item, String>(limit: 1)
+        _ = admission.tryStart(host: "a")
+        var items: [Item] = []
+        for index in 0..<4_000 {
+            let item = Item("b\(index)")
+            admission.enqueue(item, host: "a", deadline: nil)
+            items.append(item)
+        }
+        let burst = admission.storedCapacity(host: "a")
+        for item in items.dropFirst(2).dropLast(2) { _ = admission.remove(item, host: "a") }
+        #expect(admission.waiting(host: "a") == 4)
+        #expect(burst >= 4_000 && admission.storedCapacity(host: "a") < 256, "\(burst) -> \(admission.storedCapacity(host: "a"))")
+        let order = (0..<4).compactMap { _ in admission.release(host: "a") }
+        #expect(order.count == 4 && order[0] === items[0] && order[1] === items[1] && order[2] === items[3_998] && order[3] === items[3_999])
+    }
+
     /// Random starts, releases, removals and expiries against a plain model: per host, a running count and
     /// a list in arrival order. (The lines stay short here; `spentSlotsBehindALongWaiterAreGivenBack` drives the
     /// compaction of a long one.)

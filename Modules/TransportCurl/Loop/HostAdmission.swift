@@ -34,6 +34,10 @@ struct HostAdmission<Item: AnyObject, Key: Hashable> {
     /// Transfers at once per host; at least 1.
     let limit: Int
     private var hosts: [Key: Host] = [:]
+    /// The emptied line of the last host that was forgotten, kept for the next host that needs one: a host that
+    /// goes idle for a moment between busy spells (every connection free, nothing waiting) would otherwise grow its
+    /// line again from one slot, four allocations each time.
+    private var spareLine: [Waiting?] = []
     /// No waiting transfer has a deadline before this; a removal may leave it early, never late.
     private(set) var nextDeadline: ContinuousClock.Instant?
 
@@ -133,13 +137,25 @@ struct HostAdmission<Item: AnyObject, Key: Hashable> {
     private mutating func withHost<Result>(_ key: Key, _ body: (inout Host) -> Result) -> Result {
         if let index = hosts.index(forKey: key) {
             let result = body(&hosts.values[index])
-            if hosts.values[index].isIdle { hosts.remove(at: index) }
+            if hosts.values[index].isIdle { keepSpare(hosts.remove(at: index).value.waiting) }
             return result
         }
         var host = Host()
+        swap(&host.waiting, &spareLine)
         let result = body(&host)
-        if !host.isIdle { hosts[key] = host }
+        if host.isIdle {
+            keepSpare(host.waiting)
+        } else {
+            hosts[key] = host
+        }
         return result
+    }
+
+    /// Keeps an idle host's line, emptied, as ``spareLine`` when it is larger and not a burst's (64 slots at most).
+    private mutating func keepSpare(_ line: consuming [Waiting?]) {
+        guard line.capacity <= 64, line.capacity > spareLine.capacity else { return }
+        line.removeAll(keepingCapacity: true)
+        spareLine = line
     }
 
     /// `withHost` for every host. Walked by index rather than `hosts.indices`, which would hold the table and
@@ -173,17 +189,28 @@ struct HostAdmission<Item: AnyObject, Key: Hashable> {
         return first
     }
 
-    /// Moves `head` past spent slots, and drops the spent slots once they are more than half of a line longer
-    /// than 64: a transfer that waits for ever at the head, with others expiring behind it, must not make the
-    /// line grow with every call.
+    /// Moves `head` past spent slots, and drops the spent slots once they are more than half of a line of 32 or
+    /// more: a transfer that waits for ever at the head, with others expiring behind it, must not make the line
+    /// grow with every call.
+    ///
+    /// The spent slots go in place, so a line that stays busy (more calls than connections, every call waiting
+    /// its turn) keeps its storage: copying the live slots out made a new array, which then grew again slot by
+    /// slot, about one allocation per ten calls. After a burst, a line far larger than what still waits is given
+    /// back.
     private static func skipSpent(_ host: inout Host) {
         while host.head < host.waiting.count, host.waiting[host.head] == nil { host.head += 1 }
         if host.live == 0 {
             host.waiting.removeAll(keepingCapacity: host.waiting.count <= 64)
             host.head = 0
-        } else if host.waiting.count > 64, host.live * 2 < host.waiting.count {
-            host.waiting = host.waiting[host.head...].filter { $0 != nil }
+        } else if host.waiting.count >= 32, host.live * 2 < host.waiting.count {
+            host.waiting.removeAll { $0 == nil }
             host.head = 0
+            if host.waiting.capacity > 256, host.waiting.count * 4 < host.waiting.capacity {
+                host.waiting = host.waiting.map { $0 }
+            }
         }
     }
+
+    /// Slots the line of `key` has room for (for tests that it keeps its storage).
+    func storedCapacity(host key: Key) -> Int { hosts[key]?.waiting.capacity ?? 0 }
 }
