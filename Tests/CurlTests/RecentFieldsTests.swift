@@ -163,11 +163,63 @@ struct RecentHeadsTests {
         for (index, lines) in heads.enumerated() {
             let shared = try #require(parse(lines + [""], fields), "head \(index)")
             let plain = try #require(parse(lines + [""], nil), "head \(index)")
-            #expect(shared.status.code == plain.status.code, "head \(index)")
-            #expect(shared.status.reasonPhrase == plain.status.reasonPhrase, "head \(index)")
-            #expect(Array(shared.headerFields.map(\.value)) == Array(plain.headerFields.map(\.value)), "head \(index)")
-            #expect(Array(shared.headerFields.map(\.name.rawName)) == Array(plain.headerFields.map(\.name.rawName)), "head \(index)")
-            #expect(Array(shared.headerFields.map(\.indexingStrategy)) == Array(plain.headerFields.map(\.indexingStrategy)), "head \(index)")
+            expectSameBytes(shared, plain, "head \(index)")
+        }
+    }
+
+    /// Status, reason, and every field's name spelling, value and indexing, compared as bytes (`String`'s `==` takes
+    /// canonically equivalent text as equal).
+    func expectSameBytes(_ shared: HTTPResponse, _ plain: HTTPResponse, _ label: String, sourceLocation: SourceLocation = #_sourceLocation) {
+        #expect(shared.status.code == plain.status.code, "\(label)", sourceLocation: sourceLocation)
+        #expect(Array(shared.status.reasonPhrase.utf8) == Array(plain.status.reasonPhrase.utf8), "\(label)", sourceLocation: sourceLocation)
+        #expect(shared.headerFields.map { Array($0.value.utf8) } == plain.headerFields.map { Array($0.value.utf8) }, "\(label)", sourceLocation: sourceLocation)
+        #expect(shared.headerFields.map { Array($0.name.rawName.utf8) } == plain.headerFields.map { Array($0.name.rawName.utf8) }, "\(label)", sourceLocation: sourceLocation)
+        #expect(shared.headerFields.map(\.indexingStrategy) == plain.headerFields.map(\.indexingStrategy), "\(label)", sourceLocation: sourceLocation)
+    }
+
+    /// Text that is canonically equivalent but not the same bytes is not the same head: a value of `K` after one of
+    /// KELVIN SIGN, a semicolon after GREEK QUESTION MARK, a decomposed reason phrase after a precomposed one.
+    @Test func equivalentTextIsNotTheSameBytes() throws {
+        let fields = RecentFields()
+        let heads: [[String]] = [
+            ["HTTP/1.1 200 OK", "Server: K"],
+            ["HTTP/1.1 200 OK", "Server: \u{212A}"],
+            ["HTTP/1.1 200 OK", "Server: K"],
+            ["HTTP/1.1 200 OK", "Content-Type: text/html; charset=utf-8"],
+            ["HTTP/1.1 200 OK", "Content-Type: text/html\u{37E} charset=utf-8"],
+            ["HTTP/1.1 200 OK", "Content-Type: text/html; charset=utf-8"],
+            ["HTTP/1.1 200 Caf\u{E9}"],
+            ["HTTP/1.1 200 Cafe\u{301}"],
+            ["HTTP/1.1 200 Caf\u{E9}"],
+        ]
+        for (index, lines) in heads.enumerated() {
+            let shared = try #require(parse(lines + [""], fields), "head \(index)")
+            let plain = try #require(parse(lines + [""], nil), "head \(index)")
+            expectSameBytes(shared, plain, "head \(index)")
+        }
+    }
+
+    /// Another transfer's head ends between two lines of this one (libcurl hands a head over as it arrives, and one
+    /// loop's transfers share the cache): this head is still the one its own lines make.
+    @Test func aHeadEndingInTheMiddleOfAnotherChangesNothingInIt() throws {
+        let fields = RecentFields()
+        let mine = ["HTTP/1.1 200 OK", "Server: nginx", "Date: Sat, 28 Nov 2026 08:41:12 GMT", "Content-Type: application/json"]
+        let theirs = ["HTTP/1.1 200 OK", "Set-Cookie: sid=B", "Server: nginx", ""]
+        _ = parse(mine + [""], fields)
+        let plain = try #require(parse(mine + [""], nil))
+        // Their head ends after each of my lines in turn, and after my first field with mine then ending at once.
+        for split in 1..<mine.count {
+            for ending in [Array(mine[split...]) + [""], [""]] {
+                _ = parse(mine + [""], fields)
+                var parser = ResponseHeadParser(recentFields: fields)
+                for line in mine[..<split] { _ = parser.consume(line: line) }
+                _ = parse(theirs, fields)
+                var outcome = ResponseHeadParser.Outcome.needMore
+                for line in ending { outcome = parser.consume(line: line) }
+                guard case .head(let head) = outcome else { Issue.record("split \(split): no head"); continue }
+                let expected = ending.count == 1 ? try #require(parse(Array(mine[..<split]) + [""], nil)) : plain
+                expectSameBytes(head, expected, "split \(split), \(ending.count) lines after")
+            }
         }
     }
 

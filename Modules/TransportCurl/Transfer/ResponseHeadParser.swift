@@ -30,20 +30,22 @@ struct ResponseHeadParser {
     private let commonNames = CommonFieldNames.shared
     /// Fields of common names from earlier responses, reused when a line repeats one; nil to make every field.
     private let recentFields: RecentFields?
-    /// True while every field so far is the field at the same place in the previous head (``RecentFields/lastHead``):
-    /// `fields` is then still empty, and the first `sharedCount` of the previous head's fields stand for it. A head
-    /// that repeats the previous one whole (a polled resource, a server's fixed headers) shares its field list, with
-    /// no list of its own; the first field that differs copies the shared ones into `fields` (``stopSharing()``).
-    private var sharing: Bool
+    /// The fields of the previous head (``RecentFields/lastHead``), taken when this head's status line arrives, while
+    /// every field so far is the one at the same place there: `fields` is then still empty, and the first
+    /// `sharedCount` of these stand for it. A head that repeats the previous one whole (a polled resource, a server's
+    /// fixed headers) takes this list, with none of its own; the first field that differs copies the shared ones
+    /// into `fields` (``stopSharing()``). Taken, not looked up again: the loop's other transfers end heads of their
+    /// own while libcurl hands this one over line by line, and each changes the loop's last head.
+    private var shared: HTTPFields?
     private var sharedCount = 0
 
     /// A parser. Each field is made straight from its line (no value buffer carried between lines: one allocation
     /// less per response). `recentFields` must be used on the parser's thread only.
     init(recentFields: RecentFields? = nil) {
         self.recentFields = recentFields
-        sharing = recentFields != nil
-        // Room for a typical head, so the fields do not regrow line by line; a sharing parser makes it when it stops.
-        if !sharing { fields.reserveCapacity(16) }
+        // Room for a typical head, so the fields do not regrow line by line; a parser with `recentFields` makes it at
+        // the status line, or when it stops sharing.
+        if recentFields == nil { fields.reserveCapacity(16) }
     }
     /// The version of the last status line, e.g. `HTTP/2`.
     private(set) var version: String?
@@ -82,7 +84,7 @@ struct ResponseHeadParser {
         let value = Self.trimmed(UnsafeRawBufferPointer(rebasing: line[(colon + 1)...]))
         // The same line as an earlier response's: its field again, checked and made then.
         if let slot, let recentFields, let kept = recentFields.field(slot: slot, value: value) {
-            if sharing, recentFields.lastHeadHas(kept, at: sharedCount) {
+            if let previous = shared, RecentFields.isField(kept, value: value, at: sharedCount, of: previous) {
                 sharedCount += 1
             } else {
                 stopSharing()
@@ -122,9 +124,9 @@ struct ResponseHeadParser {
     /// head's field list when this one repeated it whole, and its status when the status line repeated it.
     private mutating func finalHead(status: HTTPResponse.Status) -> HTTPResponse {
         guard let recentFields else { return HTTPResponse(status: status, headerFields: fields) }
-        if sharing, let last = recentFields.lastHead, last.headerFields.count == sharedCount {
-            fields = last.headerFields
-            sharing = false
+        if let previous = shared, previous.count == sharedCount {
+            fields = previous
+            shared = nil
         } else {
             stopSharing()
         }
@@ -133,12 +135,10 @@ struct ResponseHeadParser {
 
     /// Makes the head's own field list: the shared fields so far, copied from the previous head.
     private mutating func stopSharing() {
-        guard sharing else { return }
-        sharing = false
+        guard let previous = shared else { return }
+        shared = nil
         fields.reserveCapacity(16)
-        if sharedCount > 0, let last = recentFields?.lastHead {
-            for index in 0..<sharedCount { fields.append(last.headerFields[index]) }
-        }
+        for index in 0..<sharedCount { fields.append(previous[index]) }
         sharedCount = 0
     }
 
@@ -227,6 +227,10 @@ struct ResponseHeadParser {
         while reasonEnd > reasonStart, line[reasonEnd - 1] == Self.space { reasonEnd -= 1 }
         let reason = reasonStart < reasonEnd ? String(decoding: line[reasonStart..<reasonEnd], as: UTF8.self) : ""
         status = HTTPResponse.Status(code: code, reasonPhrase: reason)
+        if let recentFields {
+            shared = recentFields.lastHead?.headerFields
+            if shared == nil { fields.reserveCapacity(16) }
+        }
         return .needMore
     }
 

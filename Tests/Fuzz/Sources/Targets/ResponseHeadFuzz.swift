@@ -9,12 +9,21 @@ import HTTPTypes
 ///
 /// A second parser reads the same lines with every earlier input's common fields and its last head at hand
 /// (`RecentFields`, as a transport's loop keeps them): it must give the same outcome, byte for byte, whether it
-/// shares the last head's fields and status or not.
+/// shares the last head's fields and status or not. After each line of odd length, a third parser reads a whole
+/// head of its own through the same `RecentFields`, as another transfer of the loop does between two lines of a
+/// head that libcurl hands over as it arrives.
 enum ResponseHeadFuzz: FuzzTarget {
     static let name = "response-head"
 
     /// Kept from input to input. `nonisolated(unsafe)`: libFuzzer runs one input at a time, on one thread.
     nonisolated(unsafe) static let recentFields = RecentFields()
+
+    /// Heads another transfer ends in the middle of the input's: other fields, the other spelling, none at all.
+    static let interleaved: [[String]] = [
+        ["HTTP/1.1 200 OK", "Server: nginx", "Set-Cookie: sid=B", ""],
+        ["HTTP/2 200", "server: nginx", "date: Sat, 28 Nov 2026 08:41:12 GMT", ""],
+        ["HTTP/1.1 200 OK", ""],
+    ]
 
     static func run(_ input: FuzzInput) {
         var parser = ResponseHeadParser()
@@ -26,14 +35,18 @@ enum ResponseHeadFuzz: FuzzTarget {
             bytes.append(0x0A)
             let outcome = bytes.withUnsafeBytes { parser.consume($0) }
             let sharingOutcome = bytes.withUnsafeBytes { sharing.consume($0) }
+            if line.count % 2 == 1 {
+                var other = ResponseHeadParser(recentFields: recentFields)
+                for otherLine in interleaved[line.count / 2 % interleaved.count] { _ = other.consume(line: otherLine) }
+            }
             precondition(outcome == sharingOutcome, "a parser sharing earlier values gave \(sharingOutcome), not \(outcome)")
             if case .head(let response) = outcome, case .head(let shared) = sharingOutcome {
                 // `==` compares neither the reason phrase nor the order of fields of different names.
-                precondition(response.status.reasonPhrase == shared.status.reasonPhrase, "the reason phrase differs when shared")
+                precondition(Array(response.status.reasonPhrase.utf8) == Array(shared.status.reasonPhrase.utf8), "the reason phrase differs when shared")
                 precondition(response.headerFields.count == shared.headerFields.count, "the field count differs when shared")
                 for (field, sharedField) in zip(response.headerFields, shared.headerFields) {
                     precondition(Array(field.value.utf8) == Array(sharedField.value.utf8), "field \(field.name) differs when shared")
-                    precondition(field.name.rawName == sharedField.name.rawName, "field \(field.name)'s spelling differs when shared")
+                    precondition(Array(field.name.rawName.utf8) == Array(sharedField.name.rawName.utf8), "field \(field.name)'s spelling differs when shared")
                     precondition(field.indexingStrategy == sharedField.indexingStrategy, "field \(field.name)'s indexing differs when shared")
                 }
             }
