@@ -11,8 +11,8 @@ import Synchronization
 /// Why not `Mutex` alone: on Linux its contended path runs inside the Synchronization library, which
 /// ThreadSanitizer does not instrument, so the sanitizer misses the ordering the lock gives and reports every
 /// access it guards as a race (docs/architecture.md, decision (g)). The lock therefore tells the sanitizer what it
-/// does (``SanitizerAnnotations``): it acquires after locking and releases before unlocking, on the guarded
-/// value's address. Without the sanitizer the annotations are a load and a branch each.
+/// does (``SanitizerAnnotations``): it acquires after locking and releases before unlocking, on the lock's own
+/// address. Without the sanitizer that is a test of a flag the lock keeps, on each side.
 ///
 /// Noncopyable, because the value lives in the mutex: keep it as a `let` of a class.
 package struct InlineLocked<Value: ~Copyable>: ~Copyable, Sendable {
