@@ -37,11 +37,8 @@ final class RecentFields {
     /// The field kept in `slot` when its value's bytes are exactly `value`, or nil.
     func field(slot: Int, value: UnsafeRawBufferPointer) -> HTTPField? {
         precondition(slot >= 0 && slot < fields.count)
-        guard let kept = fields[slot] else { return nil }
-        let same = kept.withUnsafeBytesOfValue { bytes in
-            bytes.count == value.count && (bytes.count == 0 || memcmp(bytes.baseAddress!, value.baseAddress!, bytes.count) == 0)
-        }
-        return same ? kept : nil
+        guard let kept = fields[slot], Self.hasValue(kept, value) else { return nil }
+        return kept
     }
 
     /// Keeps `field`, made from a line whose name has `slot` in ``CommonFieldNames``, in place of the one before.
@@ -65,21 +62,23 @@ final class RecentFields {
     static func isField(_ field: HTTPField, value: UnsafeRawBufferPointer, at index: Int, of fields: HTTPFields) -> Bool {
         guard index < fields.count else { return false }
         let candidate = fields[index]
-        guard candidate.name.rawName == field.name.rawName else { return false }
-        return candidate.withUnsafeBytesOfValue { bytes in
-            bytes.count == value.count && (bytes.count == 0 || memcmp(bytes.baseAddress!, value.baseAddress!, bytes.count) == 0)
-        }
+        return candidate.name.rawName == field.name.rawName && hasValue(candidate, value)
     }
 
     /// Whether two strings are the same UTF-8 bytes, compared at once (`utf8.elementsEqual` walks them through a
     /// generic iterator: Callgrind counted 6,300 instructions per response when names and reason phrases took it).
     static func hasSameBytes(_ first: String, _ second: String) -> Bool {
         var first = first, second = second
-        return first.withUTF8 { one in
-            second.withUTF8 { other in
-                one.count == other.count && (one.count == 0 || memcmp(one.baseAddress!, other.baseAddress!, one.count) == 0)
-            }
-        }
+        return first.withUTF8 { one in second.withUTF8 { other in areEqual(UnsafeRawBufferPointer(one), UnsafeRawBufferPointer(other)) } }
+    }
+
+    /// Whether `field`'s value is exactly `bytes`.
+    private static func hasValue(_ field: HTTPField, _ bytes: UnsafeRawBufferPointer) -> Bool {
+        field.withUnsafeBytesOfValue { areEqual(UnsafeRawBufferPointer($0), bytes) }
+    }
+
+    private static func areEqual(_ one: UnsafeRawBufferPointer, _ other: UnsafeRawBufferPointer) -> Bool {
+        one.count == other.count && (one.count == 0 || memcmp(one.baseAddress!, other.baseAddress!, one.count) == 0)
     }
 
     /// A final head of `status` and `headerFields`, kept as ``lastHead``. When the status code and reason phrase are
