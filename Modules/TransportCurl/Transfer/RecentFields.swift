@@ -14,6 +14,9 @@ import HTTPTypes
 /// spelling of the name (``CommonFieldNames``), so a field is the same whether it came from here or was made.
 /// Only fields whose value the parser took as it was (visible ASCII and tabs) are kept.
 ///
+/// It also keeps the loop's last head written out (``HeadTemplate``): a head that repeats it line for line is that
+/// head, with no line parsed.
+///
 /// A class so that parsers can share one without exclusive access to their loop; it is not locked, because
 /// only one thread uses it: a ``CurlMultiLoop`` makes it and hands it to its transfers' parsers, which run in
 /// libcurl's header callback on the loop's thread.
@@ -47,29 +50,24 @@ final class RecentFields {
         fields[slot] = field
     }
 
-    /// The last final head a parser made with these fields: a head that repeats it shares its field list
-    /// (``ResponseHeadParser``), and a status line that repeats its status shares its status storage.
-    private(set) var lastHead: HTTPResponse?
+    /// The last head written out for a head that repeats it (``ResponseHeadParser``), or nil.
+    private(set) var lastTemplate: HeadTemplate?
+    /// Final heads in a row that were not ``lastTemplate`` whole.
+    private var misses = 0
 
-    /// Whether the field at `index` of `fields` is `field` byte for byte: the same spelling of the name and the same
-    /// value bytes. (The parser makes every field with the default indexing, so that needs no comparing.) Values are
-    /// compared as bytes: `String`'s `==`, and `HTTPField`'s, take canonically equivalent text as equal, so a value of
-    /// `K` (U+004B) would match one of `K` (U+212A, KELVIN SIGN). A name is a token, ASCII only (`HTTPField.Name`
-    /// refuses anything else), where `String`'s `==` is byte for byte; `HTTPField`'s would ignore case.
+    /// Counts a final head the parser made; `template` makes one of it, when it is one the parser can read back.
     ///
-    /// `field` is the kept field of a line whose value bytes are `value` (so the field's own): the candidate's value is
-    /// compared with those bytes, which saves reading the kept field's.
-    static func isField(_ field: HTTPField, value: UnsafeRawBufferPointer, at index: Int, of fields: HTTPFields) -> Bool {
-        guard index < fields.count else { return false }
-        let candidate = fields[index]
-        return candidate.name.rawName == field.name.rawName && hasValue(candidate, value)
-    }
-
-    /// Whether two strings are the same UTF-8 bytes, compared at once (`utf8.elementsEqual` walks them through a
-    /// generic iterator: Callgrind counted 6,300 instructions per response when names and reason phrases took it).
-    static func hasSameBytes(_ first: String, _ second: String) -> Bool {
-        var first = first, second = second
-        return first.withUTF8 { one in second.withUTF8 { other in areEqual(UnsafeRawBufferPointer(one), UnsafeRawBufferPointer(other)) } }
+    /// A head that is the last template whole costs nothing; one that is not makes the next template only at the
+    /// 1st, 2nd, 4th, 8th… miss in a row. A server whose heads change once a second (`Date`) gets a template for
+    /// each second at once; one whose every head differs (a request id) makes a template (two allocations and the
+    /// head written out) for a vanishing share of its heads, and still shares the lines its heads begin with.
+    func finished(matchingTemplate: Bool, template: () -> HeadTemplate?) {
+        guard !matchingTemplate else {
+            misses = 0
+            return
+        }
+        misses &+= 1
+        if misses & (misses &- 1) == 0, let made = template() { lastTemplate = made }
     }
 
     /// Whether `field`'s value is exactly `bytes`.
@@ -79,23 +77,5 @@ final class RecentFields {
 
     private static func areEqual(_ one: UnsafeRawBufferPointer, _ other: UnsafeRawBufferPointer) -> Bool {
         one.count == other.count && (one.count == 0 || memcmp(one.baseAddress!, other.baseAddress!, one.count) == 0)
-    }
-
-    /// A final head of `status` and `headerFields`, kept as ``lastHead``. When the status code and reason phrase are
-    /// the last head's, the head is a copy of it with the new fields: `HTTPResponse` keeps its status in an object of
-    /// its own, which a copy shares (an allocation fewer per response).
-    func head(status: HTTPResponse.Status, headerFields: HTTPFields) -> HTTPResponse {
-        var head: HTTPResponse
-        // `status` is computed from the head's status field: read once. The reason phrase compared byte for byte, as
-        // the parser took it (`==` would take canonically equivalent text as the same).
-        if let last = lastHead, case let lastStatus = last.status, lastStatus.code == status.code,
-           Self.hasSameBytes(lastStatus.reasonPhrase, status.reasonPhrase) {
-            head = last
-            head.headerFields = headerFields
-        } else {
-            head = HTTPResponse(status: status, headerFields: headerFields)
-        }
-        lastHead = head
-        return head
     }
 }

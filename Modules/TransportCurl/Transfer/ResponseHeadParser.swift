@@ -30,21 +30,26 @@ struct ResponseHeadParser {
     private let commonNames = CommonFieldNames.shared
     /// Fields of common names from earlier responses, reused when a line repeats one; nil to make every field.
     private let recentFields: RecentFields?
-    /// The fields of the previous head (``RecentFields/lastHead``), taken when this head's status line arrives, while
-    /// every field so far is the one at the same place there: `fields` is then still empty, and the first
-    /// `sharedCount` of these stand for it. A head that repeats the previous one whole (a polled resource, a server's
-    /// fixed headers) takes this list, with none of its own; the first field that differs copies the shared ones
-    /// into `fields` (``stopSharing()``). Taken, not looked up again: the loop's other transfers end heads of their
-    /// own while libcurl hands this one over line by line, and each changes the loop's last head.
-    private var shared: HTTPFields?
-    private var sharedCount = 0
+    /// The loop's last template (``RecentFields/lastTemplate``), taken at the head's first line, while every line so far
+    /// is the template's line at the same place: a head that is the template's lines whole is its head, with nothing
+    /// parsed (a polled resource, a server's fixed headers within the second of its `Date`). Taken, not looked up again:
+    /// the loop's other transfers end heads of their own while libcurl hands this one over line by line.
+    private var template: HeadTemplate?
+    /// Where the template's next line starts, and how many of its lines this head has repeated.
+    private var templateOffset = 0, templateLines = 0
+    /// The template's head when this head began as it: its status line, at least, was the template's, and a head with
+    /// that status shares its status storage (an allocation fewer).
+    private var statusTemplate: HTTPResponse?
+    /// Whether every line so far was taken as it came, so the head can be written out as a template (``HeadTemplate``
+    /// says why): no folded line, no value taken leniently, no field dropped.
+    private var isPlain = true
 
     /// A parser. Each field is made straight from its line (no value buffer carried between lines: one allocation
     /// less per response). `recentFields` must be used on the parser's thread only.
     init(recentFields: RecentFields? = nil) {
         self.recentFields = recentFields
         // Room for a typical head, so the fields do not regrow line by line; a parser with `recentFields` makes it at
-        // the status line, or when it stops sharing.
+        // the status line, or where its head stops repeating the template, so a repeated head makes none.
         if recentFields == nil { fields.reserveCapacity(16) }
     }
     /// The version of the last status line, e.g. `HTTP/2`.
@@ -58,6 +63,22 @@ struct ResponseHeadParser {
         var end = bytes.count
         while end > 0, bytes[end - 1] == Self.lf || bytes[end - 1] == Self.cr { end -= 1 }
         let line = UnsafeRawBufferPointer(rebasing: bytes[0..<end])
+        if let template {
+            if template.matches(line, at: &templateOffset) {
+                templateLines += 1
+                guard line.isEmpty else { return .needMore }
+                // The template's lines, whole: its head.
+                version = template.version
+                recentFields?.finished(matchingTemplate: true) { nil }
+                return .head(template.head)
+            }
+            divergeFromTemplate(template)
+        } else if status == nil, templateLines == 0, !line.isEmpty, let recentFields,
+                  let last = recentFields.lastTemplate, last.matches(line, at: &templateOffset) {
+            template = last
+            templateLines = 1
+            return .needMore
+        }
         if status == nil {
             return line.isEmpty ? .needMore : parseStatusLine(line)
         }
@@ -70,10 +91,8 @@ struct ResponseHeadParser {
             return .head(finalHead(status: status))
         }
         if line[0] == Self.space || line[0] == Self.tab {
-            if continuesField {
-                stopSharing()
-                continueLastField(with: Self.trimmed(line))
-            }
+            isPlain = false
+            if continuesField { continueLastField(with: Self.trimmed(line)) }
             return .needMore
         }
         guard let colon = Self.firstColon(in: line) else {
@@ -84,12 +103,7 @@ struct ResponseHeadParser {
         let value = Self.trimmed(UnsafeRawBufferPointer(rebasing: line[(colon + 1)...]))
         // The same line as an earlier response's: its field again, checked and made then.
         if let slot, let recentFields, let kept = recentFields.field(slot: slot, value: value) {
-            if let previous = shared, RecentFields.isField(kept, value: value, at: sharedCount, of: previous) {
-                sharedCount += 1
-            } else {
-                stopSharing()
-                fields.append(kept)
-            }
+            fields.append(kept)
             continuesField = true
             return .needMore
         }
@@ -101,10 +115,10 @@ struct ResponseHeadParser {
             name = parsed
         } else {
             continuesField = false
+            isPlain = false
             return .needMore
         }
         continuesField = true
-        stopSharing()
         // `append`, not HTTPFields' own `replaceSubrange`: called from here that one is not specialized, and
         // looks up generic metadata for every field (Callgrind: 12,000 instructions more per response).
         // A value of visible ASCII and tabs, nearly every value, is the same whether `HTTPField` takes it leniently
@@ -115,31 +129,43 @@ struct ResponseHeadParser {
             if let slot, let recentFields { recentFields.keep(field, slot: slot) }
             fields.append(field)
         } else {
+            isPlain = false
             fields.append(HTTPField(name: name, lenientValue: value))
         }
         return .needMore
     }
 
-    /// The head that ends with `status`: through ``RecentFields`` when the parser has one, which shares the previous
-    /// head's field list when this one repeated it whole, and its status when the status line repeated it.
+    /// The head that ends with `status`. With ``RecentFields``, a head whose status line was the template's shares its
+    /// status storage, and the head may become the next template.
     private mutating func finalHead(status: HTTPResponse.Status) -> HTTPResponse {
         guard let recentFields else { return HTTPResponse(status: status, headerFields: fields) }
-        if let previous = shared, previous.count == sharedCount {
-            fields = previous
-            shared = nil
+        var head: HTTPResponse
+        if var shared = statusTemplate {
+            shared.headerFields = fields
+            head = shared
         } else {
-            stopSharing()
+            head = HTTPResponse(status: status, headerFields: fields)
         }
-        return recentFields.head(status: status, headerFields: fields)
+        let isPlain = isPlain, version = version ?? ""
+        recentFields.finished(matchingTemplate: false) { isPlain ? HeadTemplate(head: head, version: version) : nil }
+        return head
     }
 
-    /// Makes the head's own field list: the shared fields so far, copied from the previous head.
-    private mutating func stopSharing() {
-        guard let previous = shared else { return }
-        shared = nil
+    /// This head stops repeating `template` at its current line: the lines before are the template's, so its status
+    /// and first fields are this head's, as parsed then.
+    private mutating func divergeFromTemplate(_ template: HeadTemplate) {
+        self.template = nil
+        guard templateLines > 0 else { return }
+        let head = template.head
+        status = head.status
+        version = template.version
+        statusTemplate = head
         fields.reserveCapacity(16)
-        for index in 0..<sharedCount { fields.append(previous[index]) }
-        sharedCount = 0
+        let repeated = templateLines - 1
+        if repeated > 0 {
+            for index in 0..<repeated { fields.append(head.headerFields[index]) }
+        }
+        continuesField = repeated > 0
     }
 
     /// Consumes one line given as text (for tests and callers that have a `String`).
@@ -227,10 +253,7 @@ struct ResponseHeadParser {
         while reasonEnd > reasonStart, line[reasonEnd - 1] == Self.space { reasonEnd -= 1 }
         let reason = reasonStart < reasonEnd ? String(decoding: line[reasonStart..<reasonEnd], as: UTF8.self) : ""
         status = HTTPResponse.Status(code: code, reasonPhrase: reason)
-        if let recentFields {
-            shared = recentFields.lastHead?.headerFields
-            if shared == nil { fields.reserveCapacity(16) }
-        }
+        if recentFields != nil { fields.reserveCapacity(16) }
         return .needMore
     }
 

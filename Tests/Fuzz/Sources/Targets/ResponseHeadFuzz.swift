@@ -8,10 +8,10 @@ import HTTPTypes
 /// version of the form `HTTP/1.1` or `HTTP/2`.
 ///
 /// A second parser reads the same lines with every earlier input's common fields and its last head at hand
-/// (`RecentFields`, as a transport's loop keeps them): it must give the same outcome, byte for byte, whether it
-/// shares the last head's fields and status or not. After each line of odd length, a third parser reads a whole
-/// head of its own through the same `RecentFields`, as another transfer of the loop does between two lines of a
-/// head that libcurl hands over as it arrives.
+/// (`RecentFields`, as a transport's loop keeps them): it must give the same outcome and version, byte for byte,
+/// whether it takes a template's head whole or in part (`HeadTemplate`) or not. After each line of odd length, a
+/// third parser reads a whole head of its own through the same `RecentFields`, as another transfer of the loop does
+/// between two lines of a head that libcurl hands over as it arrives.
 enum ResponseHeadFuzz: FuzzTarget {
     static let name = "response-head"
 
@@ -40,6 +40,7 @@ enum ResponseHeadFuzz: FuzzTarget {
                 for otherLine in interleaved[line.count / 2 % interleaved.count] { _ = other.consume(line: otherLine) }
             }
             precondition(outcome == sharingOutcome, "a parser sharing earlier values gave \(sharingOutcome), not \(outcome)")
+            precondition(parser.version.map { Array($0.utf8) } == sharing.version.map { Array($0.utf8) }, "the version differs when shared")
             if case .head(let response) = outcome, case .head(let shared) = sharingOutcome {
                 // `==` compares neither the reason phrase nor the order of fields of different names.
                 precondition(Array(response.status.reasonPhrase.utf8) == Array(shared.status.reasonPhrase.utf8), "the reason phrase differs when shared")

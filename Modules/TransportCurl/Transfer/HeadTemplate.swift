@@ -1,0 +1,73 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+import HTTPTypes
+
+/// A final response head with the lines that make it, written out as the parser reads them: a status line, one
+/// `name: value` line per field, then the empty line, each followed by LF. A head whose lines are these bytes, one
+/// for one, is this head (``ResponseHeadParser``), with no field parsed, looked up or made again.
+///
+/// Written out, not copied as the lines came: the parser keeps no bytes while it reads a head, and only a head it
+/// took as it was (``ResponseHeadParser`` says when) gives lines that the parser reads back into the same head:
+///
+/// - the status line is the version, one space, the three digits, and one space and the reason phrase unless it is
+///   empty. The parser skips any run of spaces between these parts and at the reason's ends, so these bytes give the
+///   same version, code and reason phrase (a phrase's text is the UTF-8 the parser decoded, which decodes to itself);
+/// - a field line is the name's own spelling, `": "`, and the value: a value the parser took as it came is visible
+///   ASCII and tabs with no space or tab at either end, which is what the parser makes of these bytes again.
+///
+/// Immutable, so a parser can hold the one it started with while other transfers' heads replace the loop's
+/// (``RecentFields/lastTemplate``): libcurl hands a head over line by line as it arrives, and one loop's heads
+/// interleave.
+final class HeadTemplate {
+    /// The head these lines make.
+    let head: HTTPResponse
+    /// The status line's version, e.g. `HTTP/1.1` (``ResponseHeadParser/version``).
+    let version: String
+    /// The lines, each followed by LF; the last is the empty line that ends the head.
+    private let lines: [UInt8]
+
+    private static let lineFeed: UInt8 = 0x0A
+
+    init(head: HTTPResponse, version: String) {
+        self.head = head
+        self.version = version
+        var lines: [UInt8] = []
+        lines.reserveCapacity(256)
+        lines.append(contentsOf: version.utf8)
+        lines.append(0x20)
+        let code = head.status.code
+        lines.append(UInt8(truncatingIfNeeded: 0x30 + code / 100 % 10))
+        lines.append(UInt8(truncatingIfNeeded: 0x30 + code / 10 % 10))
+        lines.append(UInt8(truncatingIfNeeded: 0x30 + code % 10))
+        let reason = head.status.reasonPhrase
+        if !reason.isEmpty {
+            lines.append(0x20)
+            lines.append(contentsOf: reason.utf8)
+        }
+        lines.append(Self.lineFeed)
+        for field in head.headerFields {
+            lines.append(contentsOf: field.name.rawName.utf8)
+            lines.append(0x3A)
+            lines.append(0x20)
+            field.withUnsafeBytesOfValue { lines.append(contentsOf: $0) }
+            lines.append(Self.lineFeed)
+        }
+        lines.append(Self.lineFeed)
+        self.lines = lines
+    }
+
+    /// Whether the line that starts at `offset` is `line` (without its line end); if so, `offset` moves to the next.
+    /// Only the last line is empty, so an empty line that matches ends a head that is this one, whole.
+    func matches(_ line: UnsafeRawBufferPointer, at offset: inout Int) -> Bool {
+        lines.withUnsafeBytes { all in
+            let end = offset + line.count
+            guard end < all.count, all[end] == Self.lineFeed else { return false }
+            guard line.isEmpty || memcmp(all.baseAddress! + offset, line.baseAddress!, line.count) == 0 else { return false }
+            offset = end + 1
+            return true
+        }
+    }
+}
