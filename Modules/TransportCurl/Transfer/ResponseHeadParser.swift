@@ -68,7 +68,6 @@ struct ResponseHeadParser {
                 templateLines += 1
                 guard line.isEmpty else { return .needMore }
                 // The template's lines, whole: its head.
-                version = template.version
                 recentFields?.finished(matchingTemplate: true) { nil }
                 return .head(template.head)
             }
@@ -77,6 +76,7 @@ struct ResponseHeadParser {
                   let last = recentFields.lastTemplate, last.matches(line, at: &templateOffset) {
             template = last
             templateLines = 1
+            version = last.version
             return .needMore
         }
         if status == nil {
@@ -158,7 +158,6 @@ struct ResponseHeadParser {
         guard templateLines > 0 else { return }
         let head = template.head
         status = head.status
-        version = template.version
         statusTemplate = head
         fields.reserveCapacity(16)
         let repeated = templateLines - 1
