@@ -1,3 +1,4 @@
+import CourierCore
 @testable import CourierCurl
 import HTTPTypes
 import Testing
@@ -178,5 +179,36 @@ struct HeadTemplateTests {
         #expect(identity(second.headerFields) == identity(first.headerFields))
         // A 100 that begins like the template's status line is not mistaken for it.
         expectAsPlain(["HTTP/1.1 100 OK", "Server: nginx", ""] + Self.base, fields, "after a 100 OK")
+    }
+
+    /// What the transfer reads of a head, read once for its template: the same as from the head itself.
+    @Test func aTemplateReadsLengthAndCodingsAsTheTransferWould() throws {
+        let heads: [[String]] = [
+            Self.base,
+            ["HTTP/1.1 200 OK", "Content-Encoding: gzip", "Content-Length: 20", ""],
+            ["HTTP/1.1 200 OK", "Content-Encoding: identity", ""],
+            ["HTTP/1.1 200 OK", "Content-Encoding: compress", ""],
+            ["HTTP/2 200", "content-encoding: br, zstd", "content-length: 7", ""],
+        ]
+        for (index, lines) in heads.enumerated() {
+            let fields = RecentFields()
+            let head = try #require(expectAsPlain(lines, fields, "head \(index)"))
+            let template = try #require(fields.lastTemplate, "head \(index)")
+            #expect(template.contentLength == head.headerFields.contentLength, "head \(index)")
+            let expected = ContentCoding.decoding(head)
+            switch (template.decoding, expected) {
+            case (nil, nil): break
+            case (.success(let codings)?, .success(let wanted)?): #expect(codings == wanted, "head \(index)")
+            case (.failure?, .failure?): break
+            default: Issue.record("head \(index): \(String(describing: template.decoding)) against \(String(describing: expected))")
+            }
+            // Repeated whole, the parser says which template it repeated.
+            var parser = ResponseHeadParser(recentFields: fields)
+            for line in lines { _ = parser.consume(line: line) }
+            #expect(parser.repeatedTemplate === template, "head \(index)")
+        }
+        var plain = ResponseHeadParser()
+        for line in Self.base { _ = plain.consume(line: line) }
+        #expect(plain.repeatedTemplate == nil)
     }
 }

@@ -371,14 +371,23 @@ final class CurlTransfer: @unchecked Sendable {
     }
 
     private func deliverHead(_ head: HTTPResponse) {
-        announcedLength = head.headerFields.contentLength
+        // A head that repeated the loop's template whole: its length and codings were read once, for the template.
+        let template = parser.repeatedTemplate
+        announcedLength = template != nil ? template!.contentLength : head.headerFields.contentLength
         context.responseHeadReceived(head, contentLength: announcedLength)
         // Everything this pass learned is reported before the caller resumes, so a caller that
         // finishes at once (the body may be complete) never sees stale progress or metrics.
         reportDownloadProgress()
         if ending != nil { reportMetrics() }
         let hasNoBody = request.method == .head || [204, 304].contains(head.status.code)
-        let codings = hasNoBody || !options.automaticDecompression ? nil : ContentCoding.decoding(head)
+        let codings: Result<[ContentCoding], any Error>?
+        if hasNoBody || !options.automaticDecompression {
+            codings = nil
+        } else if let template {
+            codings = template.decoding
+        } else {
+            codings = ContentCoding.decoding(head)
+        }
         let length: Body.Length
         if hasNoBody {
             length = .known(0)

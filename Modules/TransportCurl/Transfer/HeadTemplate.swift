@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
+import CourierCore
 import HTTPTypes
 
 /// A final response head with the lines that make it, written out as the parser reads them: a status line, one
@@ -26,6 +27,10 @@ final class HeadTemplate {
     let head: HTTPResponse
     /// The status line's version, e.g. `HTTP/1.1` (``ResponseHeadParser/version``).
     let version: String
+    /// What ``CurlTransfer`` reads from every head it hands over, read once here for the heads that repeat this one:
+    /// the announced length (`Content-Length`) and how the body is to be decoded (``ContentCoding/decoding(_:)``).
+    let contentLength: Int64?
+    let decoding: Result<[ContentCoding], any Error>?
     /// The lines, each followed by LF; the last is the empty line that ends the head.
     private let lines: [UInt8]
 
@@ -34,6 +39,8 @@ final class HeadTemplate {
     init(head: HTTPResponse, version: String) {
         self.head = head
         self.version = version
+        contentLength = head.headerFields.contentLength
+        decoding = ContentCoding.decoding(head)
         var lines: [UInt8] = []
         lines.reserveCapacity(256)
         lines.append(contentsOf: version.utf8)

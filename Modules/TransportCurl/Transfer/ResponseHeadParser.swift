@@ -52,6 +52,9 @@ struct ResponseHeadParser {
         // the status line, or where its head stops repeating the template, so a repeated head makes none.
         if recentFields == nil { fields.reserveCapacity(16) }
     }
+    /// The template whose head this parser returned whole, if it did: what it read of the head once, its reader need not
+    /// read again.
+    private(set) var repeatedTemplate: HeadTemplate?
     /// The version of the last status line, e.g. `HTTP/2`.
     private(set) var version: String?
 
@@ -68,6 +71,7 @@ struct ResponseHeadParser {
                 templateLines += 1
                 guard line.isEmpty else { return .needMore }
                 // The template's lines, whole: its head.
+                repeatedTemplate = template
                 recentFields?.finished(matchingTemplate: true) { nil }
                 return .head(template.head)
             }
