@@ -42,6 +42,27 @@ struct HostAdmissionTests {
         do { let result = admission.tryStart(host: "b:80"); #expect(!result) }
     }
 
+    /// The last host looked up is found again without a lookup; hosts added after it (the table grows, its entries
+    /// move) and hosts forgotten do not leave it pointing at another entry.
+    @Test func theLastHostIsFoundAgainAfterTheTableChanges() {
+        var admission = HostAdmission<Item, String>(limit: 1)
+        do { let result = admission.tryStart(host: "a:80"); #expect(result) }
+        let waiting = Item("waiting")
+        admission.enqueue(waiting, host: "a:80", deadline: nil)
+        for index in 0..<200 {
+            do { let result = admission.tryStart(host: "h\(index):80"); #expect(result) }
+        }
+        do { let result = admission.release(host: "a:80"); #expect(result === waiting) }
+        #expect(admission.running(host: "a:80") == 1)
+        for index in 0..<200 {
+            do { let result = admission.release(host: "h\(index):80"); #expect(result == nil) }
+            #expect(admission.running(host: "h\(index):80") == 0)
+        }
+        do { let result = admission.release(host: "a:80"); #expect(result == nil) }
+        #expect(admission.running(host: "a:80") == 0)
+        do { let result = admission.tryStart(host: "a:80"); #expect(result) }
+    }
+
     /// A slot that frees while others wait goes to the first of them, never to a newcomer.
     @Test func aNewcomerNeverOvertakesTheLine() {
         var admission = HostAdmission<Item, String>(limit: 1)

@@ -12,20 +12,22 @@
 ///
 /// Items are compared by identity (`===`); the caller enqueues an item at most once.
 struct HostAdmission<Item: AnyObject, Key: Hashable> {
-    /// A transfer waiting for a connection, and when it gives up.
+    /// A transfer waiting for a connection, and when it gives up; a spent slot (the transfer went, was removed or
+    /// expired) has no item. Spent as a nil item rather than a nil slot: an optional of this generic struct is
+    /// copied through its type's value witnesses, several calls per copy, where an optional reference is a pointer.
     private struct Waiting {
-        let item: Item
+        var item: Item?
         let deadline: ContinuousClock.Instant?
     }
 
     /// One host's transfers: how many run, and the line of those that wait.
     private struct Host {
         var running = 0
-        /// First come first served; `head` is the next to go. A removed or expired transfer leaves `nil`
-        /// behind; the slot at `head` is never `nil` while anything waits (`skipSpent` keeps it so).
-        var waiting: [Waiting?] = []
+        /// First come first served; `head` is the next to go. A removed or expired transfer leaves a spent slot
+        /// behind; the slot at `head` is never spent while anything waits (`skipSpent` keeps it so).
+        var waiting: [Waiting] = []
         var head = 0
-        /// Transfers really waiting: the line without its `nil`s.
+        /// Transfers really waiting: the line without its spent slots.
         var live = 0
 
         var isIdle: Bool { running == 0 && live == 0 }
@@ -37,7 +39,7 @@ struct HostAdmission<Item: AnyObject, Key: Hashable> {
     /// The emptied line of the last host that was forgotten, kept for the next host that needs one: a host that
     /// goes idle for a moment between busy spells (every connection free, nothing waiting) would otherwise grow its
     /// line again from one slot, four allocations each time.
-    private var spareLine: [Waiting?] = []
+    private var spareLine: [Waiting] = []
     /// No waiting transfer has a deadline before this; a removal may leave it early, never late.
     private(set) var nextDeadline: ContinuousClock.Instant?
 
@@ -73,7 +75,7 @@ struct HostAdmission<Item: AnyObject, Key: Hashable> {
     /// place (and must be started by the caller).
     mutating func release(host key: Key) -> Item? {
         withHost(key) { host in
-            if let next = Self.popFirst(&host) { return next.item }
+            if let next = Self.popFirst(&host) { return next }
             // A second release of one transfer would let limit + 1 run at once.
             precondition(host.running > 0, "released a host with nothing running")
             host.running -= 1
@@ -86,8 +88,8 @@ struct HostAdmission<Item: AnyObject, Key: Hashable> {
     mutating func remove(_ item: Item, host key: Key) -> Bool {
         guard hosts[key] != nil else { return false }
         return withHost(key) { host in
-            guard let index = host.waiting[host.head...].firstIndex(where: { $0?.item === item }) else { return false }
-            host.waiting[index] = nil
+            guard let index = host.waiting[host.head...].firstIndex(where: { $0.item === item }) else { return false }
+            host.waiting[index].item = nil
             host.live -= 1
             Self.skipSpent(&host)
             return true
@@ -102,10 +104,10 @@ struct HostAdmission<Item: AnyObject, Key: Hashable> {
         var earliest: ContinuousClock.Instant?
         forEachHost { host in
             for index in host.waiting.indices where index >= host.head {
-                guard let waiting = host.waiting[index], let deadline = waiting.deadline else { continue }
+                guard let item = host.waiting[index].item, let deadline = host.waiting[index].deadline else { continue }
                 if deadline <= now {
-                    expired.append(waiting.item)
-                    host.waiting[index] = nil
+                    expired.append(item)
+                    host.waiting[index].item = nil
                     host.live -= 1
                 } else if earliest.map({ deadline < $0 }) ?? true {
                     earliest = deadline
@@ -121,7 +123,7 @@ struct HostAdmission<Item: AnyObject, Key: Hashable> {
     mutating func removeAllWaiting() -> [Item] {
         var all: [Item] = []
         forEachHost { host in
-            while let next = Self.popFirst(&host) { all.append(next.item) }
+            while let next = Self.popFirst(&host) { all.append(next) }
         }
         nextDeadline = nil
         return all
@@ -152,7 +154,7 @@ struct HostAdmission<Item: AnyObject, Key: Hashable> {
     }
 
     /// Keeps an idle host's line, emptied, as ``spareLine`` when it is larger and not a burst's (64 slots at most).
-    private mutating func keepSpare(_ line: consuming [Waiting?]) {
+    private mutating func keepSpare(_ line: consuming [Waiting]) {
         guard line.capacity <= 64, line.capacity > spareLine.capacity else { return }
         line.removeAll(keepingCapacity: true)
         spareLine = line
@@ -180,10 +182,10 @@ struct HostAdmission<Item: AnyObject, Key: Hashable> {
         return host.waiting.count - host.head
     }
 
-    private static func popFirst(_ host: inout Host) -> Waiting? {
+    private static func popFirst(_ host: inout Host) -> Item? {
         skipSpent(&host)
-        guard host.head < host.waiting.count, let first = host.waiting[host.head] else { return nil }
-        host.waiting[host.head] = nil
+        guard host.head < host.waiting.count, let first = host.waiting[host.head].item else { return nil }
+        host.waiting[host.head].item = nil
         host.live -= 1
         skipSpent(&host)
         return first
@@ -198,12 +200,12 @@ struct HostAdmission<Item: AnyObject, Key: Hashable> {
     /// slot, about one allocation per ten calls. After a burst, a line far larger than what still waits is given
     /// back.
     private static func skipSpent(_ host: inout Host) {
-        while host.head < host.waiting.count, host.waiting[host.head] == nil { host.head += 1 }
+        while host.head < host.waiting.count, host.waiting[host.head].item == nil { host.head += 1 }
         if host.live == 0 {
             host.waiting.removeAll(keepingCapacity: host.waiting.count <= 64)
             host.head = 0
         } else if host.waiting.count >= 32, host.live * 2 < host.waiting.count {
-            host.waiting.removeAll { $0 == nil }
+            host.waiting.removeAll { $0.item == nil }
             host.head = 0
             if host.waiting.capacity > 256, host.waiting.count * 4 < host.waiting.capacity {
                 host.waiting = host.waiting.map { $0 }
