@@ -31,6 +31,13 @@ struct CurlEasy {
         var value: curl_off_t = 0
         return ccurl_easy_getinfo_off(raw, info, &value) == CURLE_OK ? Int64(value) : nil
     }
+    /// A string of libcurl's, as libcurl keeps it (valid until the handle's next transfer or cleanup).
+    func info(cString info: CURLINFO) -> UnsafePointer<CChar>? {
+        var value: UnsafeMutablePointer<CChar>? = nil
+        guard ccurl_easy_getinfo_string(raw, info, &value) == CURLE_OK, let value else { return nil }
+        return UnsafePointer(value)
+    }
+
     func info(string info: CURLINFO) -> String? {
         var value: UnsafeMutablePointer<CChar>? = nil
         guard ccurl_easy_getinfo_string(raw, info, &value) == CURLE_OK, let value else { return nil }
