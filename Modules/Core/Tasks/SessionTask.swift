@@ -134,7 +134,16 @@ public final class SessionTask: Sendable, Hashable, Identifiable, CustomStringCo
     /// The metrics of the latest exchange, when the transport measured it.
     public var metrics: TransferMetrics? { storage.withLock { $0.metrics } }
     /// Whether a transport reported metrics, without copying them out.
-    var hasMetrics: Bool { storage.withLock { $0.metrics != nil } }
+    var hasMetrics: Bool {
+        // A switch on the case: `!= nil` copied the whole optional `TransferMetrics` through its value witnesses
+        // (Callgrind: about 400 instructions per call).
+        storage.withLock { state in
+            switch state.metrics {
+            case .some: return true
+            case .none: return false
+            }
+        }
+    }
     /// The error the task failed with, once it failed.
     public var error: CourierError? { storage.withLock { $0.error } }
     /// A label of your choosing (AFNetworking's `taskDescription`).
