@@ -211,4 +211,77 @@ struct HeadTemplateTests {
         for line in Self.base { _ = plain.consume(line: line) }
         #expect(plain.repeatedTemplate == nil)
     }
+
+    /// The lines of `text`, split at CRLF as libcurl hands them over, through `fields` and through a plain parser: the
+    /// same outcome and the same reason phrase bytes.
+    func expectBytesAsPlain(_ lines: [[UInt8]], _ fields: RecentFields, _ label: String, sourceLocation: SourceLocation = #_sourceLocation) {
+        var parser = ResponseHeadParser(recentFields: fields), plain = ResponseHeadParser()
+        var outcome = ResponseHeadParser.Outcome.needMore, plainOutcome = ResponseHeadParser.Outcome.needMore
+        for line in lines {
+            outcome = line.withUnsafeBytes { parser.consume($0) }
+            plainOutcome = line.withUnsafeBytes { plain.consume($0) }
+            #expect(parser.version.map { Array($0.utf8) } == plain.version.map { Array($0.utf8) }, "\(label): version", sourceLocation: sourceLocation)
+        }
+        #expect(outcome == plainOutcome, "\(label)", sourceLocation: sourceLocation)
+        if case .head(let head) = outcome, case .head(let plainHead) = plainOutcome {
+            #expect(Array(head.status.reasonPhrase.utf8) == Array(plainHead.status.reasonPhrase.utf8), "\(label): reason",
+                    sourceLocation: sourceLocation)
+            #expect(head.headerFields.map { Array($0.value.utf8) } == plainHead.headerFields.map { Array($0.value.utf8) },
+                    "\(label): values", sourceLocation: sourceLocation)
+        }
+    }
+
+    /// A reason phrase swift-http-types changes (a control byte makes it turn every odd scalar into a space, so a space
+    /// can end up at an end) is not written out: the line the template would have is read as it came, not as the
+    /// template's head (a review found this one).
+    @Test func aReasonThatIsNotItsBytesMakesNoTemplate() {
+        let reasons: [[UInt8]] = [
+            Array("OK".utf8) + [0x7F], [0x01], [0x01] + Array("OK".utf8), Array("OK".utf8) + [0xFF, 0x01],
+            Array("OK".utf8) + [0x0D, 0x20, 0x41], [0xFF], Array("Caf".utf8) + [0xC3],
+        ]
+        for (index, reason) in reasons.enumerated() {
+            let fields = RecentFields()
+            let first = [Array("HTTP/1.1 200 ".utf8) + reason + [0x0D, 0x0A], Array("Server: x\r\n".utf8), Array("\r\n".utf8)]
+            expectBytesAsPlain(first, fields, "reason \(index)")
+            #expect(fields.lastTemplate == nil, "reason \(index)")
+            // The status line as a template would have written the parsed reason, then other lines after it.
+            var parsed = ResponseHeadParser()
+            var outcome = ResponseHeadParser.Outcome.needMore
+            for line in first { outcome = line.withUnsafeBytes { parsed.consume($0) } }
+            guard case .head(let head) = outcome else { Issue.record("reason \(index): no head"); continue }
+            let written = Array("HTTP/1.1 200 ".utf8) + Array(head.status.reasonPhrase.utf8) + [0x0D, 0x0A]
+            expectBytesAsPlain([written, Array("Server: x\r\n".utf8), Array("\r\n".utf8)], fields, "reason \(index), written out")
+            expectBytesAsPlain([written, Array("Server: y\r\n".utf8), Array("\r\n".utf8)], fields, "reason \(index), written out, then another field")
+        }
+    }
+
+    /// libcurl writes HTTP/2's and HTTP/3's status lines with a space after the code; a server may end any line with
+    /// spaces or tabs. Each repeats the template, and is the head a plain parser makes.
+    @Test func linesEndingInSpacesRepeatTheTemplate() throws {
+        for version in ["HTTP/2", "HTTP/3"] {
+            let fields = RecentFields()
+            let lines = ["\(version) 200 ", "content-type: application/json", "date: Sat, 28 Nov 2026 08:41:12 GMT", ""]
+            let first = try #require(expectAsPlain(lines, fields, version))
+            let second = try #require(expectAsPlain(lines, fields, "\(version) again"))
+            #expect(identity(second.headerFields) == identity(first.headerFields), "\(version)")
+        }
+        let fields = RecentFields()
+        let first = try #require(expectAsPlain(["HTTP/1.1 200 OK", "Server: nginx", "X-Empty:", ""], fields, "first"))
+        let padded = ["HTTP/1.1 200 OK   ", "Server: nginx \t ", "X-Empty: \t", ""]
+        let second = try #require(expectAsPlain(padded, fields, "padded"))
+        #expect(identity(second.headerFields) == identity(first.headerFields))
+        // A tab ends the reason phrase itself: that status line is another one.
+        expectAsPlain(["HTTP/1.1 200 OK\t", "Server: nginx", "X-Empty:", ""], fields, "a tab after the reason")
+        // Lines of spaces alone are folded lines, never the template's empty line.
+        expectAsPlain(["HTTP/1.1 200 OK", "Server: nginx", "X-Empty:", "   ", ""], fields, "a line of spaces")
+        expectAsPlain(["HTTP/1.1 200 OK", "Server: nginx", "X-Empty:", "\t", ""], fields, "a line of a tab")
+    }
+
+    /// Bytes with an LF inside, handed over as one line, are not two of the template's lines.
+    @Test func aLineWithAnLFInsideIsNotTwoLines() throws {
+        let fields = RecentFields()
+        expectAsPlain(Self.base, fields, "template")
+        let joined = [Self.base[0], Self.base[1] + "\n" + Self.base[2]] + Array(Self.base[3...])
+        expectAsPlain(joined, fields, "joined")
+    }
 }

@@ -42,8 +42,7 @@ struct HostAdmissionTests {
         do { let result = admission.tryStart(host: "b:80"); #expect(!result) }
     }
 
-    /// The last host looked up is found again without a lookup; hosts added after it (the table grows, its entries
-    /// move) and hosts forgotten do not leave it pointing at another entry.
+    /// A host's entry stays its own while many other hosts come (the table grows, its entries move) and go.
     @Test func theLastHostIsFoundAgainAfterTheTableChanges() {
         var admission = HostAdmission<Item, String>(limit: 1)
         do { let result = admission.tryStart(host: "a:80"); #expect(result) }

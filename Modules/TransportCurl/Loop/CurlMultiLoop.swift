@@ -61,8 +61,8 @@ final class CurlMultiLoop: @unchecked Sendable {
     /// (or even `curl_easy_reset`) per request cost more than re-setting a request's options.
     @exclusivity(unchecked) private var idleHandles: [PooledEasy] = []
     private static let idleHandleLimit = 128
-    /// Common fields from the latest responses, reused by the next ones' parsers. Used only in libcurl's header
-    /// callback, which runs on the loop thread.
+    /// Common fields and the last head (its template) from the latest responses, reused by the next ones' parsers.
+    /// Used only in libcurl's header callback, which runs on the loop thread.
     let recentFields = RecentFields()
     @exclusivity(unchecked) private var dirty: [CurlTransfer] = []
     /// The other half of each double buffer: a list is swapped with its empty spare, worked through, and

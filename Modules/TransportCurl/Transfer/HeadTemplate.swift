@@ -8,16 +8,19 @@ import HTTPTypes
 
 /// A final response head with the lines that make it, written out as the parser reads them: a status line, one
 /// `name: value` line per field, then the empty line, each followed by LF. A head whose lines are these bytes, one
-/// for one, is this head (``ResponseHeadParser``), with no field parsed, looked up or made again.
+/// for one (each without the spaces or tabs at its end, which the parser skips), is this head (``ResponseHeadParser``),
+/// with no field parsed, looked up or made again.
 ///
 /// Written out, not copied as the lines came: the parser keeps no bytes while it reads a head, and only a head it
-/// took as it was (``ResponseHeadParser`` says when) gives lines that the parser reads back into the same head:
+/// took as it came (``ResponseHeadParser`` says when) gives lines that the parser reads back into the same head:
 ///
 /// - the status line is the version, one space, the three digits, and one space and the reason phrase unless it is
-///   empty. The parser skips any run of spaces between these parts and at the reason's ends, so these bytes give the
-///   same version, code and reason phrase (a phrase's text is the UTF-8 the parser decoded, which decodes to itself);
-/// - a field line is the name's own spelling, `": "`, and the value: a value the parser took as it came is visible
-///   ASCII and tabs with no space or tab at either end, which is what the parser makes of these bytes again.
+///   empty. The parser skips any run of spaces between these parts and at the reason's ends, and the reason of such
+///   a head is its line's bytes, valid UTF-8 that swift-http-types kept as it was, so these bytes give the same
+///   version, code and reason phrase;
+/// - a field line is the name's own spelling, a colon, and one space and the value unless it is empty: a value the
+///   parser took as it came is visible ASCII and tabs with no space or tab at either end, which is what the parser
+///   makes of these bytes again.
 ///
 /// Immutable, so a parser can hold the one it started with while other transfers' heads replace the loop's
 /// (``RecentFields/lastTemplate``): libcurl hands a head over line by line as it arrives, and one loop's heads
@@ -58,8 +61,11 @@ final class HeadTemplate {
         for field in head.headerFields {
             lines.append(contentsOf: field.name.rawName.utf8)
             lines.append(0x3A)
-            lines.append(0x20)
-            field.withUnsafeBytesOfValue { lines.append(contentsOf: $0) }
+            field.withUnsafeBytesOfValue { value in
+                guard !value.isEmpty else { return }
+                lines.append(0x20)
+                lines.append(contentsOf: value)
+            }
             lines.append(Self.lineFeed)
         }
         lines.append(Self.lineFeed)
@@ -67,12 +73,14 @@ final class HeadTemplate {
     }
 
     /// Whether the line that starts at `offset` is `line` (without its line end); if so, `offset` moves to the next.
-    /// Only the last line is empty, so an empty line that matches ends a head that is this one, whole.
+    /// Only the last line is empty, so an empty line that matches ends a head that is this one, whole. A line with an
+    /// LF inside is never one of the template's, though it could be two of them (libcurl splits lines at LF first).
     func matches(_ line: UnsafeRawBufferPointer, at offset: inout Int) -> Bool {
         lines.withUnsafeBytes { all in
             let end = offset + line.count
             guard end < all.count, all[end] == Self.lineFeed else { return false }
             guard line.isEmpty || memcmp(all.baseAddress! + offset, line.baseAddress!, line.count) == 0 else { return false }
+            guard line.isEmpty || memchr(line.baseAddress!, Int32(Self.lineFeed), line.count) == nil else { return false }
             offset = end + 1
             return true
         }

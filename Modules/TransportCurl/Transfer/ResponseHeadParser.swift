@@ -28,7 +28,8 @@ struct ResponseHeadParser {
     private var continuesField = false
     /// Taken once per parser, not per line.
     private let commonNames = CommonFieldNames.shared
-    /// Fields of common names from earlier responses, reused when a line repeats one; nil to make every field.
+    /// Fields of common names and the last head written out (its template), from earlier responses: a line that repeats
+    /// a kept field is that field, a head that repeats the template is its head. Nil to make every field.
     private let recentFields: RecentFields?
     /// The loop's last template (``RecentFields/lastTemplate``), taken at the head's first line, while every line so far
     /// is the template's line at the same place: a head that is the template's lines whole is its head, with nothing
@@ -41,7 +42,8 @@ struct ResponseHeadParser {
     /// that status shares its status storage (an allocation fewer).
     private var statusTemplate: HTTPResponse?
     /// Whether every line so far was taken as it came, so the head can be written out as a template (``HeadTemplate``
-    /// says why): no folded line, no value taken leniently, no field dropped.
+    /// says why): a reason phrase that is its line's bytes (not legalized by swift-http-types, not decoded from bytes
+    /// that are not UTF-8), no folded line, no value taken leniently, no field dropped.
     private var isPlain = true
 
     /// A parser. Each field is made straight from its line (no value buffer carried between lines: one allocation
@@ -67,7 +69,7 @@ struct ResponseHeadParser {
         while end > 0, bytes[end - 1] == Self.lf || bytes[end - 1] == Self.cr { end -= 1 }
         let line = UnsafeRawBufferPointer(rebasing: bytes[0..<end])
         if let template {
-            if template.matches(line, at: &templateOffset) {
+            if template.matches(Self.comparable(line, isStatusLine: false), at: &templateOffset) {
                 templateLines += 1
                 guard line.isEmpty else { return .needMore }
                 // The template's lines, whole: its head.
@@ -77,7 +79,7 @@ struct ResponseHeadParser {
             }
             divergeFromTemplate(template)
         } else if status == nil, templateLines == 0, !line.isEmpty, let recentFields,
-                  let last = recentFields.lastTemplate, last.matches(line, at: &templateOffset) {
+                  let last = recentFields.lastTemplate, last.matches(Self.comparable(line, isStatusLine: true), at: &templateOffset) {
             template = last
             templateLines = 1
             version = last.version
@@ -212,6 +214,16 @@ struct ResponseHeadParser {
         return base.distance(to: UnsafeRawPointer(found))
     }
 
+    /// `line` as it is compared with a template's line: without the spaces at its end (a status line: libcurl writes
+    /// HTTP/2's as `HTTP/2 200 `), or the spaces and tabs (a field line), which the parser skips in either. A line that
+    /// begins with a space or tab (folded) is left whole, so it is never a template's line, nor the empty line.
+    private static func comparable(_ line: UnsafeRawBufferPointer, isStatusLine: Bool) -> UnsafeRawBufferPointer {
+        guard let first = line.first, first != space, first != tab else { return line }
+        var end = line.count
+        while line[end - 1] == space || (!isStatusLine && line[end - 1] == tab) { end -= 1 }
+        return UnsafeRawBufferPointer(rebasing: line[..<end])
+    }
+
     /// `bytes` without the spaces and tabs at either end.
     private static func trimmed(_ bytes: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer {
         var start = 0, end = bytes.count
@@ -254,8 +266,17 @@ struct ResponseHeadParser {
         while reasonStart < line.count, line[reasonStart] == Self.space { reasonStart += 1 }
         var reasonEnd = line.count
         while reasonEnd > reasonStart, line[reasonEnd - 1] == Self.space { reasonEnd -= 1 }
-        let reason = reasonStart < reasonEnd ? String(decoding: line[reasonStart..<reasonEnd], as: UTF8.self) : ""
-        status = HTTPResponse.Status(code: code, reasonPhrase: reason)
+        let reasonBytes = UnsafeRawBufferPointer(rebasing: line[reasonStart..<reasonEnd])
+        let reason = reasonBytes.isEmpty ? "" : String(decoding: reasonBytes, as: UTF8.self)
+        let status = HTTPResponse.Status(code: code, reasonPhrase: reason)
+        self.status = status
+        // swift-http-types turns a control byte into a space, and any other scalar too then (a space may end up at an
+        // end, which the parser would trim from these bytes); decoding turns a byte that is not UTF-8 into U+FFFD. A
+        // head whose reason is not its bytes cannot be written out and read back the same.
+        if recentFields != nil, isPlain {
+            var stored = status.reasonPhrase
+            isPlain = stored.withUTF8 { $0.count == reasonBytes.count && ($0.isEmpty || memcmp($0.baseAddress!, reasonBytes.baseAddress!, $0.count) == 0) }
+        }
         if recentFields != nil { fields.reserveCapacity(16) }
         return .needMore
     }
