@@ -55,10 +55,6 @@ final class CurlTransfer: @unchecked Sendable {
     /// Phases and pause bookkeeping (see ``TransferStateMachine``).
     @exclusivity(unchecked) private var machine = TransferStateMachine()
     @exclusivity(unchecked) private var headers = CurlHeaderList()
-    /// Unchecked for exclusive access: libcurl's header callback modifies it once per line, and the runtime's check
-    /// of that access (Callgrind: about 85 instructions, a thread-local lookup and an access-set insertion) cost
-    /// more than the line's parsing when it repeats the template. Only `onHeaderLine` touches it, on the loop
-    /// thread, and `consume` is a pure function of the parser and the line, so no access can overlap it.
     @exclusivity(unchecked) private var parser: ResponseHeadParser
     @exclusivity(unchecked) private var head: HTTPResponse?
     /// Body bytes that came before the head was handed over. A small response usually arrives whole in the
@@ -373,7 +369,11 @@ final class CurlTransfer: @unchecked Sendable {
     private func deliverHead(_ head: HTTPResponse) {
         // A head that repeated the loop's template whole: its length and codings were read once, for the template.
         let template = parser.repeatedTemplate
-        announcedLength = template != nil ? template!.contentLength : head.headerFields.contentLength
+        if let template {
+            announcedLength = template.contentLength
+        } else {
+            announcedLength = head.headerFields.contentLength
+        }
         context.responseHeadReceived(head, contentLength: announcedLength)
         // Everything this pass learned is reported before the caller resumes, so a caller that
         // finishes at once (the body may be complete) never sees stale progress or metrics.

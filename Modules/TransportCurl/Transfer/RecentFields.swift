@@ -55,17 +55,16 @@ final class RecentFields {
     /// Final heads in a row that were not ``lastTemplate`` whole.
     private var misses = 0
 
-    /// Counts a final head the parser made; `template` makes one of it, when it is one the parser can read back.
+    /// A final head was ``lastTemplate`` whole.
+    func templateRepeated() { misses = 0 }
+
+    /// A final head was not ``lastTemplate`` whole; `template` makes one of it, when it is one the parser can read back.
     ///
-    /// A head that is the last template whole costs nothing; one that is not makes the next template only at the
-    /// 1st, 2nd, 4th, 8th… miss in a row. A server whose heads change once a second (`Date`) gets a template for
-    /// each second at once; one whose every head differs (a request id) makes a template (two allocations and the
-    /// head written out) for a vanishing share of its heads, and still shares the lines its heads begin with.
-    func finished(matchingTemplate: Bool, template: () -> HeadTemplate?) {
-        guard !matchingTemplate else {
-            misses = 0
-            return
-        }
+    /// The next template is made only at the 1st, 2nd, 4th, 8th… miss in a row. A server whose heads change once a
+    /// second (`Date`) gets a template for each second at once; one whose every head differs (a request id) makes a
+    /// template (two allocations and the head written out) for a vanishing share of its heads, and still shares the
+    /// lines its heads begin with.
+    func templateMissed(_ template: () -> HeadTemplate?) {
         misses &+= 1
         if misses & (misses &- 1) == 0, let made = template() { lastTemplate = made }
     }
@@ -75,7 +74,8 @@ final class RecentFields {
         field.withUnsafeBytesOfValue { areEqual(UnsafeRawBufferPointer($0), bytes) }
     }
 
-    private static func areEqual(_ one: UnsafeRawBufferPointer, _ other: UnsafeRawBufferPointer) -> Bool {
+    /// Whether two byte buffers hold the same bytes.
+    static func areEqual(_ one: UnsafeRawBufferPointer, _ other: UnsafeRawBufferPointer) -> Bool {
         one.count == other.count && (one.count == 0 || memcmp(one.baseAddress!, other.baseAddress!, one.count) == 0)
     }
 }

@@ -74,7 +74,7 @@ struct ResponseHeadParser {
                 guard line.isEmpty else { return .needMore }
                 // The template's lines, whole: its head.
                 repeatedTemplate = template
-                recentFields?.finished(matchingTemplate: true) { nil }
+                recentFields?.templateRepeated()
                 return .head(template.head)
             }
             divergeFromTemplate(template)
@@ -153,7 +153,7 @@ struct ResponseHeadParser {
             head = HTTPResponse(status: status, headerFields: fields)
         }
         let isPlain = isPlain, version = version ?? ""
-        recentFields.finished(matchingTemplate: false) { isPlain ? HeadTemplate(head: head, version: version) : nil }
+        recentFields.templateMissed { isPlain ? HeadTemplate(head: head, version: version) : nil }
         return head
     }
 
@@ -275,7 +275,7 @@ struct ResponseHeadParser {
         // head whose reason is not its bytes cannot be written out and read back the same.
         if recentFields != nil, isPlain {
             var stored = status.reasonPhrase
-            isPlain = stored.withUTF8 { $0.count == reasonBytes.count && ($0.isEmpty || memcmp($0.baseAddress!, reasonBytes.baseAddress!, $0.count) == 0) }
+            isPlain = stored.withUTF8 { RecentFields.areEqual(UnsafeRawBufferPointer($0), reasonBytes) }
         }
         if recentFields != nil { fields.reserveCapacity(16) }
         return .needMore
