@@ -52,6 +52,11 @@ final class CurlMultiLoop: @unchecked Sendable {
     @exclusivity(unchecked) private var overdueWatch = OverdueWatch()
     /// How long the thread polls before it sleeps (see ``IdlePolling`` for why).
     @exclusivity(unchecked) private var idlePolling: IdlePolling
+    /// Whether the callers of finished transfers are resumed now or together with the next ones (see
+    /// ``CompletionCoalescing`` for why), and the transfers held meanwhile: finished, their head not yet handed over,
+    /// still marked dirty so that nothing lists them twice.
+    @exclusivity(unchecked) private var coalescing: CompletionCoalescing
+    @exclusivity(unchecked) private var held: [CurlTransfer] = []
     /// Transfers with a request limit added since the last `curl_multi_perform`: their limit counts from the
     /// next one, as libcurl's does (``stampOverdueDeadlines()``).
     @exclusivity(unchecked) private var unstamped: [CurlTransfer] = []
@@ -77,6 +82,8 @@ final class CurlMultiLoop: @unchecked Sendable {
     private var nextTrustTag = 1
     private static let trustTagLimit = 1024
     private var thread: pthread_t? = nil
+    /// The curl thread's `pthread_self()`, stored by the thread itself as it starts; 0 before.
+    private let threadID = Atomic<UInt>(0)
     private let configuration: CurlTransport.Configuration
     /// Wake-ups sent, for the benchmark's "wake-ups per request" figure.
     let wakeups = Atomic<Int>(0)
@@ -98,6 +105,7 @@ final class CurlMultiLoop: @unchecked Sendable {
         self.configuration = configuration
         admission = HostAdmission(limit: max(1, configuration.maximumConnectionsPerHost))
         idlePolling = IdlePolling(maximum: configuration.idlePolling)
+        coalescing = CompletionCoalescing(window: configuration.completionCoalescing)
         CurlGlobal.initialize()
         guard let multi = curl_multi_init() else {
             throw TransportError(.other, message: "curl_multi_init failed")
@@ -219,6 +227,8 @@ final class CurlMultiLoop: @unchecked Sendable {
     // MARK: The loop
 
     private func run() {
+        threadID.store(UInt(pthread_self()), ordering: .relaxed)
+        held.reserveCapacity(CompletionCoalescing.batch)
         var running: Int32 = 0
         var stopping = false
         while true {
@@ -242,6 +252,7 @@ final class CurlMultiLoop: @unchecked Sendable {
                 unstamped.removeAll()
                 active.removeAll()
                 pausePending.removeAll()
+                releaseHeld()
                 flushDirty()
                 break
             }
@@ -252,6 +263,7 @@ final class CurlMultiLoop: @unchecked Sendable {
             readFinished()
             failOverdue()
             startAdmitted()
+            if holdFinished() { continue }
             flushDirty()
 
             idle()
@@ -276,11 +288,7 @@ final class CurlMultiLoop: @unchecked Sendable {
     /// for ``IdlePolling``'s window, then in `curl_multi_poll`. Commands that come while the thread polls find it
     /// awake (`asleep` false) and cost no wake-up.
     private func idle() {
-        var timeout = 0
-        curl_multi_timeout(multi, &timeout)
-        var wait = timeout < 0 || active.isEmpty ? 1000 : min(timeout, 1000)
-        if let due = admission.nextDeadline { wait = Self.milliseconds(wait, endingAfter: due) }
-        if !active.isEmpty, let due = overdueWatch.nextCheck { wait = Self.milliseconds(wait, endingAfter: due) }
+        let wait = millisecondsToNextTimer()
         guard wait > 0 else { return }
         guard idlePolling.maximum > .zero else {
             sleep(milliseconds: wait)
@@ -298,6 +306,16 @@ final class CurlMultiLoop: @unchecked Sendable {
         let idle = ContinuousClock.now - idleSince
         // A stretch a timer of the loop's own ended says nothing about when events come, unless it was long.
         if woken || idle > idlePolling.maximum { idlePolling.record(idle: idle) }
+    }
+
+    /// How long the loop may wait before a timer of libcurl's or its own is due, in milliseconds (at most a second).
+    private func millisecondsToNextTimer() -> Int {
+        var timeout = 0
+        curl_multi_timeout(multi, &timeout)
+        var wait = timeout < 0 || active.isEmpty ? 1000 : min(timeout, 1000)
+        if let due = admission.nextDeadline { wait = Self.milliseconds(wait, endingAfter: due) }
+        if !active.isEmpty, let due = overdueWatch.nextCheck { wait = Self.milliseconds(wait, endingAfter: due) }
+        return wait
     }
 
     /// Polls the sockets and the command queue until one has something or `end` passes; whether one had.
@@ -351,6 +369,13 @@ final class CurlMultiLoop: @unchecked Sendable {
                 // Waiting for a connection, or not here yet (its `.add` will find it ended).
                 if let key = transfer.admissionKey { _ = admission.remove(transfer, host: key) }
                 transfer.fail(with: error, loop: self)
+                // Finished (and perhaps held): it ended before the cancellation came; its caller is resumed at this
+                // pass's flush, and never held again.
+                transfer.mayBeHeld = false
+                if let index = held.firstIndex(where: { $0 === transfer }) {
+                    held.remove(at: index)
+                    dirty.append(transfer)
+                }
                 return
             }
             detach(transfer)
@@ -555,6 +580,46 @@ final class CurlMultiLoop: @unchecked Sendable {
         } else {
             handle.cleanup()
         }
+    }
+
+    /// Whether the calling code runs on the curl thread (a caller with a preference for ``executor``). Any thread.
+    var isCurrentThread: Bool { threadID.load(ordering: .relaxed) == UInt(pthread_self()) }
+
+    /// At the end of a pass: holds the finished transfers whose callers can wait while ``CompletionCoalescing``
+    /// expects more to finish soon, flushes the others, and polls until an event or the deadline; whether it held
+    /// (the loop then runs another pass instead of going idle). Otherwise releases what it held, to be flushed now.
+    private func holdFinished() -> Bool {
+        guard coalescing.window > .zero else { return false }
+        var waiting = held.count
+        for transfer in dirty where transfer.canWaitToResume { waiting += 1 }
+        switch coalescing.decide(waiting: waiting, inFlight: active.count, now: .now) {
+        case .resume:
+            releaseHeld()
+            return false
+        case .hold(let deadline):
+            dirty.removeAll { transfer in
+                guard transfer.canWaitToResume else { return false }
+                held.append(transfer)
+                return true
+            }
+            flushDirty()
+            // A long window (a setting, or a test) sleeps, but never past a timer; the last millisecond is polled.
+            let left = ContinuousClock.now.duration(to: deadline)
+            if left >= .milliseconds(2) {
+                let wait = min(millisecondsToNextTimer(), CurlOptions.milliseconds(left) - 1)
+                if wait > 0 { sleep(milliseconds: wait) }
+            } else {
+                _ = pollWithoutSleeping(until: deadline)
+            }
+            return true
+        }
+    }
+
+    /// Puts the held transfers back among the dirty ones (they are still marked dirty), for this pass's flush.
+    private func releaseHeld() {
+        guard !held.isEmpty else { return }
+        dirty.append(contentsOf: held)
+        held.removeAll(keepingCapacity: true)
     }
 
     private func flushDirty() {

@@ -72,6 +72,12 @@ final class CurlTransfer: @unchecked Sendable {
     /// a `malloc` per call (its canary) for nothing. ThreadSanitizer sees the hand-over through
     /// ``SessionTask/orderHandOver()``.
     var headContinuation: HeadContinuation?
+    /// Whether the caller waiting for the head runs on the curl thread itself (a preference for the transport's
+    /// executor): resuming it wakes no thread, so holding it for others (``CompletionCoalescing``) gains nothing.
+    /// Set on the caller's thread before the `.add` hand-over; read on the loop thread after.
+    private var resumesOnLoopThread = false
+    /// False once a cancellation came after the transfer finished: its caller is then resumed at once. Loop thread only.
+    var mayBeHeld = true
     /// The body's length on the wire as the head announced it (`Content-Length`): read once from
     /// the head, used for progress, and for the body's length when it is not decoded.
     private var announcedLength: Int64?
@@ -141,6 +147,8 @@ final class CurlTransfer: @unchecked Sendable {
         defer { context.task.orderHandOver() }
         return try await withTaskCancellationHandler {
             try await withUnsafeThrowingContinuation { continuation in
+                // Before the hand-over, which orders this write before the loop's reads.
+                resumesOnLoopThread = loop.isCurrentThread
                 loop.submit(.add(self, continuation))
                 if context.control.isCancelled { cancel(with: CancellationError()) }
             }
@@ -332,6 +340,12 @@ final class CurlTransfer: @unchecked Sendable {
         }
         headers.free()
         return pooled
+    }
+
+    /// Whether the transfer has ended and its flush would only resume its caller, who runs off the curl thread:
+    /// the loop may hold it to resume it with others (``CompletionCoalescing``). Loop thread only.
+    var canWaitToResume: Bool {
+        mayBeHeld && ending != nil && headContinuation != nil && !machine.headDelivered && !resumesOnLoopThread
     }
 
     /// Reports and hands over whatever the last pass produced. Outside every curl callback.

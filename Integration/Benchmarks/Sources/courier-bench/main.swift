@@ -25,6 +25,10 @@ if let limit = ProcessInfo.processInfo.environment["COURIER_BENCH_CONNECTIONS_PE
 if let microseconds = ProcessInfo.processInfo.environment["COURIER_BENCH_IDLE_POLL_US"].flatMap(Int.init) {
     configuration.idlePolling = .microseconds(microseconds)
 }
+// For measuring what holding finished calls to resume them together is worth (Scripts/bench.sh leaves the default).
+if let microseconds = ProcessInfo.processInfo.environment["COURIER_BENCH_COALESCING_US"].flatMap(Int.init) {
+    configuration.completionCoalescing = .microseconds(microseconds)
+}
 let transport = try CurlTransport(configuration: configuration)
 let observation = Observation.fromEnvironment
 var sessionConfiguration = SessionConfiguration(timeouts: Timeouts(request: .seconds(600)), maximumResponseBodySize: 2 << 30)
