@@ -6,8 +6,8 @@
 /// finds the pool's threads asleep wakes one: a system call, a context switch and, on a virtual machine whose
 /// idle processor halts, an exit to the hypervisor. One wake-up serves every job queued before the woken thread
 /// runs out of work, so callers resumed one or two at a time pay it each, and callers resumed eight at a time
-/// share it. With a task per call and 16 calls to one host over 8 connections, holding for up to 100 µs raised
-/// the rate by about a fifth and lowered the CPU per call by about a sixth (docs/performance.md, sixteenth pass).
+/// share it. At 16 calls in flight from the shared pool, holding for up to 100 µs took the context switches per call
+/// from about 0.9 to 0.5 and the CPU per call down by 7–30 % (docs/performance.md, "Sixteenth pass").
 ///
 /// When: only while at least ``minimumInFlight`` other transfers are still on the wire, so more answers are
 /// coming; never longer than ``window`` from the first transfer held; never once ``batch`` are held. A call with
