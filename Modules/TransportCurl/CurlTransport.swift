@@ -95,12 +95,16 @@ public final class CurlTransport: Transport, CallerExecutorTransport {
         /// shrinking while they do not, so an idle transport does not poll. A caller's next request or a
         /// server's answer that comes within the window costs no wake-up of the thread. `.zero` turns it off.
         public var idlePolling: Duration = .microseconds(200)
-        /// How long the curl thread may hold a finished small call, while at least four other transfers are still
-        /// on the wire, so that the callers of the calls finishing meanwhile are resumed together: on Swift's
-        /// shared pool one wake-up of a pool thread then serves several. At most eight are held, and none longer
-        /// than this from the first; with fewer in flight nothing is held. Callers that run on ``CurlTransport/executor``
-        /// are never held (resuming them wakes nothing). `.zero` turns it off, for a program that counts every
-        /// microsecond of latency more than throughput and CPU.
+        /// How long the curl thread may hold a call whose whole answer has arrived, while at least four other calls
+        /// on the wire may end soon (they wait for their heads, or little is left of their bodies), so that the callers of the calls finishing meanwhile are resumed
+        /// together: on Swift's shared pool one wake-up of a pool thread then serves several. None is held longer
+        /// than this from the first; eight waiting are resumed at once; with fewer in flight nothing is held. The
+        /// call's events (its head, progress, metrics) are reported when it is resumed. Failures, cancelled calls
+        /// and callers that run on ``CurlTransport/executor`` (resuming them wakes nothing) are never held.
+        ///
+        /// While it holds, the thread polls without sleeping, as ``idlePolling`` does: a program that turns idle
+        /// polling off to spend no processor time waiting should turn this off too. `.zero` turns it off, also for
+        /// a program that counts every microsecond of latency more than throughput and CPU.
         public var completionCoalescing: Duration = .microseconds(100)
         /// Print libcurl's own trace to stderr.
         public var verbose = false

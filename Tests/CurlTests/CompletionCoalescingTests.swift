@@ -49,6 +49,16 @@ struct CompletionCoalescingTests {
         #expect(coalescing.deadline == nil)
     }
 
+    /// The last held call resumed by a cancellation leaves no deadline behind for the next one held.
+    @Test func aForgottenDeadlineStartsAFreshWindow() {
+        var coalescing = CompletionCoalescing(window: window)
+        _ = coalescing.decide(waiting: 1, inFlight: busy, now: start)
+        coalescing.forgetDeadline()
+        #expect(coalescing.deadline == nil)
+        let later = start + .microseconds(90)
+        #expect(coalescing.decide(waiting: 1, inFlight: busy, now: later) == .hold(until: later + window))
+    }
+
     @Test func nothingFinishedHoldsNothing() {
         var coalescing = CompletionCoalescing(window: window)
         #expect(coalescing.decide(waiting: 0, inFlight: 16, now: start) == .resume)

@@ -119,6 +119,47 @@ struct CompletionCoalescingTests {
         await end(t, slow)
     }
 
+    /// A call still on the wire that is cancelled ends with the cancellation at once: a failure is never held.
+    @Test func aCancelledCallOnTheWireIsNotHeld() async throws {
+        let t = try transport { $0.completionCoalescing = .seconds(60) }
+        let slow = await slowCalls(on: t, count: Self.minimumInFlight + 1)
+        let s = session(Servers.fault, transport: t)
+        let ended = Box(false)
+        let call = Task { () -> Result<DataResponse, CourierError> in
+            defer { ended.value = true }
+            do throws(CourierError) { return .success(try await s.get("slow-headers?delay_ms=30000").response) } catch { return .failure(error) }
+        }
+        try await Task.sleep(for: .seconds(1))
+        call.cancel()
+        let endedPromptly = await eventually(timeout: TimeBounds.prompt) { ended.value }
+        #expect(endedPromptly, "a call cancelled on the wire did not end within \(TimeBounds.prompt)")
+        if endedPromptly, case .failure(let error) = await call.value {
+            #expect(error.isCancellation, "\(error)")
+        } else if endedPromptly {
+            Issue.record("a call the server answers after 30 s succeeded")
+        }
+        await end(t, slow)
+    }
+
+    /// Streams whose heads were handed over, with much of their bodies left, may stay open for a long time: they are
+    /// not answers about to come, so a call beside them is not held.
+    @Test func openStreamsDoNotCountAsCallsInFlight() async throws {
+        let t = try transport { $0.completionCoalescing = .seconds(60) }
+        let streaming = session(Servers.fault, transport: t) { $0.timeouts = Timeouts(request: .seconds(120)) }
+        var streams: [Response] = []
+        for _ in 0...Self.minimumInFlight {
+            // A head announcing 10 MB, then a byte every 100 ms: open until the transport shuts down.
+            streams.append(try await streaming.send(try streaming.makeRequest(.get, "drip?bytes=10000000&interval_ms=100")))
+        }
+        let fast = session(Servers.nginx, transport: t)
+        let request = try fast.makeRequest(.get, "json")
+        let (response, elapsed) = try await timed { try await fast.data(for: request) }
+        #expect(response.status == .ok)
+        #expect(elapsed < TimeBounds.limit(.seconds(1)), "a call beside five open streams was held for \(elapsed)")
+        withExtendedLifetime(streams) {}
+        await t.shutdown()
+    }
+
     /// A shutdown resumes the held calls with the answers they had; it does not leave them waiting.
     @Test func aShutdownResumesHeldCalls() async throws {
         let t = try transport { $0.completionCoalescing = .seconds(60) }

@@ -9,16 +9,17 @@
 /// share it. At 16 calls in flight from the shared pool, holding for up to 100 µs took the context switches per call
 /// from about 0.9 to 0.5 and the CPU per call down by 7–30 % (docs/performance.md, "Sixteenth pass").
 ///
-/// When: only while at least ``minimumInFlight`` other transfers are still on the wire, so more answers are
-/// coming; never longer than ``window`` from the first transfer held; never once ``batch`` are held. A call with
-/// few others in flight (one at a time, or a handful to slow servers) is resumed at once, and a held call waits at
-/// most the window: a few hundredths of what a call takes when that many are in flight.
+/// When: only while at least ``minimumInFlight`` other transfers on the wire may end soon (their callers wait for
+/// their heads, or little is left of their bodies), so more answers are coming; never longer than ``window`` from the first transfer held; and as soon as
+/// ``batch`` are waiting, all are resumed. A call with few others in flight (one at a time, or a handful to slow
+/// servers, or beside streams whose heads were handed over) is resumed at once, and a held call waits at most the
+/// window: a fraction of what a call takes when that many are in flight.
 struct CompletionCoalescing {
     /// The longest a finished transfer is held; `.zero` turns holding off.
     let window: Duration
-    /// Transfers still on the wire needed to hold: with fewer, no answer may come within the window.
+    /// Transfers on the wire that may end soon needed to hold: with fewer, no answer may come within the window.
     static let minimumInFlight = 4
-    /// Held transfers that are resumed at once: enough to share a wake-up well.
+    /// Finished transfers that are resumed at once, held ones included: enough to share a wake-up well.
     static let batch = 8
 
     /// When the transfers held now must be resumed, or nil while none are held.
@@ -34,6 +35,11 @@ struct CompletionCoalescing {
         case resume
         /// Keep the finished transfers whose callers can wait, and run passes until this instant at the latest.
         case hold(until: ContinuousClock.Instant)
+    }
+
+    /// Forgets the deadline once nothing is held (the last held transfer was resumed by a cancellation).
+    mutating func forgetDeadline() {
+        deadline = nil
     }
 
     /// Decides at the end of a pass, given how many finished transfers' callers could wait (those held before

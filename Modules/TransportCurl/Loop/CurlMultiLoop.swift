@@ -10,14 +10,16 @@ import Synchronization
 ///
 /// A pass of the loop: apply queued commands, fail the transfers whose time ran out while they waited for a
 /// connection, `curl_multi_perform`, read finished transfers, fail those libcurl still holds well past their
-/// request deadline (``OverdueWatch``), start the waiting transfers their connections freed, then `flush` every
-/// transfer a callback touched (resuming continuations, reporting events) outside of any curl callback, and
-/// finally wait until a socket, a command, the next waiting transfer's deadline or the watch's next check wakes
-/// it: polling for a moment (``IdlePolling``), then asleep in `curl_multi_poll`.
+/// request deadline (``OverdueWatch``), start the waiting transfers their connections freed, perhaps hold the
+/// calls that finished so that their callers are resumed with the next ones (``CompletionCoalescing``: the loop then
+/// waits for the next event or the hold's end and runs another pass), then `flush` every transfer a callback touched
+/// (resuming continuations, reporting events) outside of any curl callback, and finally wait until a socket, a
+/// command, the next waiting transfer's deadline or the watch's next check wakes it: polling for a moment
+/// (``IdlePolling``), then asleep in `curl_multi_poll`.
 final class CurlMultiLoop: @unchecked Sendable {
-    // @unchecked: `multi`, `active`, `admission`, `overdueWatch`, `idlePolling`, `dirty`, `admitted`, `unstamped`,
-    // `recentFields` and the spare lists are touched only on the loop thread; `commands` is a Locked queue and `asleep`/`stopping`
-    // are atomics.
+    // @unchecked: `multi`, `active`, `admission`, `overdueWatch`, `idlePolling`, `coalescing`, `held`, `dirty`,
+    // `admitted`, `unstamped`, `recentFields` and the spare lists are touched only on the loop thread; `commands` is a
+    // Locked queue and `asleep`/`stopping`/`threadID` are atomics.
 
     enum Command {
         case job(UnownedJob)
@@ -365,13 +367,13 @@ final class CurlMultiLoop: @unchecked Sendable {
             guard active[ObjectIdentifier(transfer)] != nil else { return }
             transfer.applyPauseState()
         case .cancel(let transfer, let error):
+            transfer.mayBeHeld = false
             guard active.removeValue(forKey: ObjectIdentifier(transfer)) != nil else {
                 // Waiting for a connection, or not here yet (its `.add` will find it ended).
                 if let key = transfer.admissionKey { _ = admission.remove(transfer, host: key) }
                 transfer.fail(with: error, loop: self)
                 // Finished (and perhaps held): it ended before the cancellation came; its caller is resumed at this
-                // pass's flush, and never held again.
-                transfer.mayBeHeld = false
+                // pass's flush.
                 if let index = held.firstIndex(where: { $0 === transfer }) {
                     held.remove(at: index)
                     dirty.append(transfer)
@@ -592,7 +594,12 @@ final class CurlMultiLoop: @unchecked Sendable {
         guard coalescing.window > .zero else { return false }
         var waiting = held.count
         for transfer in dirty where transfer.canWaitToResume { waiting += 1 }
-        switch coalescing.decide(waiting: waiting, inFlight: active.count, now: .now) {
+        guard waiting > 0 else {
+            coalescing.forgetDeadline()
+            return false
+        }
+        let inFlight = transfersEndingSoon(atMost: CompletionCoalescing.minimumInFlight)
+        switch coalescing.decide(waiting: waiting, inFlight: inFlight, now: .now) {
         case .resume:
             releaseHeld()
             return false
@@ -613,6 +620,17 @@ final class CurlMultiLoop: @unchecked Sendable {
             }
             return true
         }
+    }
+
+    /// How many transfers on the wire may end soon (``CurlTransfer/mayEndSoon``), counted up to `limit`: streams
+    /// (a download, server-sent events) may not end for a long time, so they do not count.
+    private func transfersEndingSoon(atMost limit: Int) -> Int {
+        var count = 0
+        for transfer in active.values where transfer.mayEndSoon {
+            count += 1
+            if count == limit { break }
+        }
+        return count
     }
 
     /// Puts the held transfers back among the dirty ones (they are still marked dirty), for this pass's flush.

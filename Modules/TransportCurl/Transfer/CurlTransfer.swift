@@ -76,7 +76,8 @@ final class CurlTransfer: @unchecked Sendable {
     /// executor): resuming it wakes no thread, so holding it for others (``CompletionCoalescing``) gains nothing.
     /// Set on the caller's thread before the `.add` hand-over; read on the loop thread after.
     private var resumesOnLoopThread = false
-    /// False once a cancellation came after the transfer finished: its caller is then resumed at once. Loop thread only.
+    /// False once a cancellation came for the transfer (before or after it finished): its caller is then resumed at
+    /// the next flush, never held. Loop thread only.
     var mayBeHeld = true
     /// The body's length on the wire as the head announced it (`Content-Length`): read once from
     /// the head, used for progress, and for the body's length when it is not decoded.
@@ -342,10 +343,22 @@ final class CurlTransfer: @unchecked Sendable {
         return pooled
     }
 
-    /// Whether the transfer has ended and its flush would only resume its caller, who runs off the curl thread:
-    /// the loop may hold it to resume it with others (``CompletionCoalescing``). Loop thread only.
+    /// Whether the transfer ended with its whole answer before its head was handed over, and its caller runs off
+    /// the curl thread: the loop may hold it to resume it with others (``CompletionCoalescing``). Failures are never
+    /// held: they are rare, and a cancellation or a timeout should land at once. Loop thread only.
     var canWaitToResume: Bool {
-        mayBeHeld && ending != nil && headContinuation != nil && !machine.headDelivered && !resumesOnLoopThread
+        guard mayBeHeld, case .success? = ending else { return false }
+        return headContinuation != nil && !machine.headDelivered && !resumesOnLoopThread
+    }
+
+    /// Whether the transfer on the wire may end soon, so that holding a finished one for it can pay: its caller still
+    /// waits for its head, or what is left of a body of announced length fits in one read (a small answer whose head
+    /// came a pass before its body). A stream of unknown length (server-sent events) or with much left may stay open
+    /// for long. Loop thread only.
+    var mayEndSoon: Bool {
+        if headContinuation != nil { return true }
+        guard let announcedLength else { return false }
+        return announcedLength - received <= Int64(options.receiveBufferSize)
     }
 
     /// Reports and hands over whatever the last pass produced. Outside every curl callback.
