@@ -31,12 +31,20 @@ struct CompletionCoalescingTests {
         for task in slow { await task.value }
     }
 
+    /// A transport holding for `window`, `inFlight` slow calls on the wire, and a session with a request for nginx's
+    /// small JSON document beside them.
+    private func scene(
+        window: Duration = .seconds(60), inFlight: Int = CompletionCoalescingTests.minimumInFlight + 1
+    ) async throws -> (transport: CurlTransport, slow: [Task<Void, Never>], fast: Session, request: HTTPRequest) {
+        let t = try transport { $0.completionCoalescing = window }
+        let slow = await slowCalls(on: t, count: inFlight)
+        let fast = session(Servers.nginx, transport: t)
+        return (t, slow, fast, try fast.makeRequest(.get, "json"))
+    }
+
     @Test func aFinishedCallIsHeldForTheWindowWhileOthersAreInFlight() async throws {
         let window: Duration = .milliseconds(400)
-        let t = try transport { $0.completionCoalescing = window }
-        let slow = await slowCalls(on: t, count: Self.minimumInFlight + 1)
-        let fast = session(Servers.nginx, transport: t)
-        let request = try fast.makeRequest(.get, "json")
+        let (t, slow, fast, request) = try await scene(window: window)
         let (response, elapsed) = try await timed { try await fast.data(for: request) }
         #expect(response.status == .ok)
         #expect(response.data.count > 500)
@@ -48,10 +56,7 @@ struct CompletionCoalescingTests {
     }
 
     @Test func withTooFewInFlightNothingIsHeld() async throws {
-        let t = try transport { $0.completionCoalescing = .seconds(60) }
-        let slow = await slowCalls(on: t, count: Self.minimumInFlight - 1)
-        let fast = session(Servers.nginx, transport: t)
-        let request = try fast.makeRequest(.get, "json")
+        let (t, slow, fast, request) = try await scene(inFlight: Self.minimumInFlight - 1)
         let (response, elapsed) = try await timed { try await fast.data(for: request) }
         #expect(response.status == .ok)
         #expect(elapsed < TimeBounds.limit(.seconds(1)), "held for \(elapsed) with three others in flight")
@@ -59,10 +64,7 @@ struct CompletionCoalescingTests {
     }
 
     @Test func aFullBatchIsResumedAtOnce() async throws {
-        let t = try transport { $0.completionCoalescing = .seconds(60) }
-        let slow = await slowCalls(on: t, count: Self.minimumInFlight + 1)
-        let fast = session(Servers.nginx, transport: t)
-        let request = try fast.makeRequest(.get, "json")
+        let (t, slow, fast, request) = try await scene()
         let (statuses, elapsed) = try await timed {
             try await withThrowingTaskGroup(of: HTTPResponse.Status.self) { group in
                 for _ in 0..<Self.batch {
@@ -78,10 +80,7 @@ struct CompletionCoalescingTests {
 
     /// Resuming a caller that runs on the curl thread wakes no thread: holding it would only delay it.
     @Test func callersOnTheCurlThreadAreNotHeld() async throws {
-        let t = try transport { $0.completionCoalescing = .seconds(60) }
-        let slow = await slowCalls(on: t, count: Self.minimumInFlight + 1)
-        let fast = session(Servers.nginx, transport: t)
-        let request = try fast.makeRequest(.get, "json")
+        let (t, slow, fast, request) = try await scene()
         let (response, elapsed) = try await timed {
             try await withTaskExecutorPreference(t.executor) { try await fast.data(for: request) }
         }
@@ -93,10 +92,7 @@ struct CompletionCoalescingTests {
     /// A held call had its answer before the cancellation came: the cancellation resumes it at once, with that
     /// answer or the cancellation, instead of leaving it to the window.
     @Test func cancellingAHeldCallResumesItAtOnce() async throws {
-        let t = try transport { $0.completionCoalescing = .seconds(60) }
-        let slow = await slowCalls(on: t, count: Self.minimumInFlight + 1)
-        let fast = session(Servers.nginx, transport: t)
-        let request = try fast.makeRequest(.get, "json")
+        let (t, slow, fast, request) = try await scene()
         let ended = Box(false)
         let call = Task { () -> Result<DataResponse, CourierError> in
             defer { ended.value = true }
@@ -162,10 +158,7 @@ struct CompletionCoalescingTests {
 
     /// A shutdown resumes the held calls with the answers they had; it does not leave them waiting.
     @Test func aShutdownResumesHeldCalls() async throws {
-        let t = try transport { $0.completionCoalescing = .seconds(60) }
-        let slow = await slowCalls(on: t, count: Self.minimumInFlight + 1)
-        let fast = session(Servers.nginx, transport: t)
-        let request = try fast.makeRequest(.get, "json")
+        let (t, slow, fast, request) = try await scene()
         let ended = Box(false)
         let call = Task { () -> HTTPResponse.Status in
             defer { ended.value = true }
