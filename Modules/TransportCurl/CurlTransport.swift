@@ -96,9 +96,10 @@ public final class CurlTransport: Transport, CallerExecutorTransport {
         /// server's answer that comes within the window costs no wake-up of the thread. `.zero` turns it off.
         public var idlePolling: Duration = .microseconds(200)
         /// How long the curl thread may hold a call whose whole answer has arrived, while at least four other calls
-        /// on the wire may end soon (they wait for their heads, or little is left of their bodies), so that the callers of the calls finishing meanwhile are resumed
-        /// together: on Swift's shared pool one wake-up of a pool thread then serves several. None is held longer
-        /// than this from the first; eight waiting are resumed at once; with fewer in flight nothing is held. The
+        /// on the wire may end soon (they wait for their heads, or little is left of their bodies), so that the
+        /// callers of the calls finishing meanwhile are resumed together: on Swift's shared pool one wake-up of a
+        /// pool thread then serves several. None is held longer than this from the first; eight waiting are
+        /// resumed at once; with fewer in flight nothing is held. The
         /// call's events (its head, progress, metrics) are reported when it is resumed. Failures, cancelled calls
         /// and callers that run on ``CurlTransport/executor`` (resuming them wakes nothing) are never held.
         ///

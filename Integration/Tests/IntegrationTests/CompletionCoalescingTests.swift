@@ -96,7 +96,11 @@ struct CompletionCoalescingTests {
         let ended = Box(false)
         let call = Task { () -> Result<DataResponse, CourierError> in
             defer { ended.value = true }
-            do throws(CourierError) { return .success(try await fast.data(for: request)) } catch { return .failure(error) }
+            do throws(CourierError) {
+                return .success(try await fast.data(for: request))
+            } catch {
+                return .failure(error)
+            }
         }
         try await Task.sleep(for: .seconds(1))
         #expect(!ended.value, "the call was not held: this test shows nothing")
@@ -123,7 +127,11 @@ struct CompletionCoalescingTests {
         let ended = Box(false)
         let call = Task { () -> Result<DataResponse, CourierError> in
             defer { ended.value = true }
-            do throws(CourierError) { return .success(try await s.get("slow-headers?delay_ms=30000").response) } catch { return .failure(error) }
+            do throws(CourierError) {
+                return .success(try await s.get("slow-headers?delay_ms=30000").response)
+            } catch {
+                return .failure(error)
+            }
         }
         try await Task.sleep(for: .seconds(1))
         call.cancel()
@@ -145,7 +153,8 @@ struct CompletionCoalescingTests {
         var streams: [Response] = []
         for _ in 0...Self.minimumInFlight {
             // A head announcing 10 MB, then a byte every 100 ms: open until the transport shuts down.
-            streams.append(try await streaming.send(try streaming.makeRequest(.get, "drip?bytes=10000000&interval_ms=100")))
+            let request = try streaming.makeRequest(.get, "drip?bytes=10000000&interval_ms=100")
+            streams.append(try await streaming.send(request))
         }
         let fast = session(Servers.nginx, transport: t)
         let request = try fast.makeRequest(.get, "json")

@@ -10,10 +10,10 @@
 /// from about 0.9 to 0.5 and the CPU per call down by 7–30 % (docs/performance.md, "Sixteenth pass").
 ///
 /// When: only while at least ``minimumInFlight`` other transfers on the wire may end soon (their callers wait for
-/// their heads, or little is left of their bodies), so more answers are coming; never longer than ``window`` from the first transfer held; and as soon as
-/// ``batch`` are waiting, all are resumed. A call with few others in flight (one at a time, or a handful to slow
-/// servers, or beside streams whose heads were handed over) is resumed at once, and a held call waits at most the
-/// window: a fraction of what a call takes when that many are in flight.
+/// their heads, or little is left of their bodies), so more answers are coming; never longer than ``window`` from
+/// the first transfer held; and as soon as ``batch`` are waiting, all are resumed. A call with few others in flight
+/// (one at a time, or a handful to slow servers, or beside streams whose heads were handed over) is resumed at once,
+/// and a held call waits at most the window: a fraction of what a call takes when that many are in flight.
 struct CompletionCoalescing {
     /// The longest a finished transfer is held; `.zero` turns holding off.
     let window: Duration
