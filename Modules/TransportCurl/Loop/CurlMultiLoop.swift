@@ -83,8 +83,8 @@ final class CurlMultiLoop: @unchecked Sendable {
     private var trustTags: [AnyHashable: Int] = [:]
     private var nextTrustTag = 1
     private static let trustTagLimit = 1024
-    private var thread: pthread_t? = nil
-    /// The curl thread's `pthread_self()`, stored by the thread itself as it starts; 0 before.
+    /// The curl thread's `pthread_self()`, stored by the thread itself as it starts (so no other thread reads a
+    /// value being written); 0 before.
     private let threadID = Atomic<UInt>(0)
     private let configuration: CurlTransport.Configuration
     /// Wake-ups sent, for the benchmark's "wake-ups per request" figure.
@@ -141,7 +141,6 @@ final class CurlMultiLoop: @unchecked Sendable {
             box.release()
             throw TransportError(.other, message: "could not start the curl thread (error \(created))")
         }
-        thread = handle
         pthread_detach(handle)
     }
 
