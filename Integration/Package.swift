@@ -3,7 +3,8 @@ import PackageDescription
 
 /// Courier's integration tests: real servers on 127.0.0.1, started by `Scripts/servers.sh`.
 /// Run them with `Scripts/integration.sh` (which starts and stops the servers).
-/// Also the soak, `courier-soak` (a benchmark, not a test): run it with `Scripts/soak.sh`.
+/// Also the soak, `courier-soak` (a benchmark, not a test): run it with `Scripts/soak.sh`; and the exit probe,
+/// `courier-exit-probe`: run it with `Scripts/exit-probe.sh`.
 let package = Package(
     name: "CourierIntegration",
     dependencies: [
@@ -40,6 +41,16 @@ let package = Package(
             name: "courier-soak",
             dependencies: ["CourierSoakKit"],
             path: "Soak/Main",
+            swiftSettings: [.enableUpcomingFeature("ExistentialAny")]
+        ),
+        // A program's exit with its curl threads ending after OpenSSL's exit handler (Scripts/exit-probe.sh).
+        .executableTarget(
+            name: "courier-exit-probe",
+            dependencies: [
+                .product(name: "CourierCore", package: "Courier"),
+                .product(name: "CourierCurl", package: "Courier"),
+            ],
+            path: "ExitProbe",
             swiftSettings: [.enableUpcomingFeature("ExistentialAny")]
         ),
         .testTarget(

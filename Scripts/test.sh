@@ -2,8 +2,8 @@
 # Runs every Courier test suite: builds with zero warnings, unit tests, the linkage test, the unit
 # tests again under ThreadSanitizer and under AddressSanitizer with LeakSanitizer, every fuzz target for a
 # bounded time (Scripts/fuzz.sh), then the integration tests against real servers on 127.0.0.1, plain,
-# under ThreadSanitizer and under AddressSanitizer, a short soak under LeakSanitizer, and last the
-# reachability suite in network namespaces (Scripts/netns-test.sh). Installs what it needs.
+# under ThreadSanitizer and under AddressSanitizer, a short soak and the exit probe under LeakSanitizer, and
+# last the reachability suite in network namespaces (Scripts/netns-test.sh). Installs what it needs.
 # Usage: Scripts/test.sh
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
@@ -89,6 +89,9 @@ Scripts/integration.sh --asan
 
 log "a short soak under LeakSanitizer (5,000 mixed requests; the 100,000-request run is in docs/reliability.md)"
 Scripts/soak.sh --asan
+
+log "programs exiting with their curl threads ending after OpenSSL's exit handler, under LeakSanitizer and a CPU hog (200 runs)"
+Scripts/exit-probe.sh 200
 
 log "reachability in network namespaces"
 Scripts/netns-test.sh --no-build

@@ -151,6 +151,14 @@ public final class CurlTransport: Transport, CallerExecutorTransport {
         await CurlMultiLoop.stopAll()
     }
 
+    /// Testing only: `hook` runs on every curl thread as the thread's last step (once its loop has stopped and
+    /// ``shutdown()`` has returned, just before the thread ends); `nil` removes it. Integration/ExitProbe holds
+    /// the threads there until the program's exit handlers have run: the order in which a busy machine can end
+    /// them, made certain.
+    @_spi(Testing) public static func setThreadEndHook(_ hook: (@Sendable () -> Void)?) {
+        CurlMultiLoop.threadEndHook.withLock { $0 = hook }
+    }
+
     /// Releasing the transport stops it too, without waiting: its thread finishes the shutdown on its
     /// own. Requests in flight keep it alive until they end.
     deinit {

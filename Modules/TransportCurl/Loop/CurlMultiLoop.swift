@@ -99,6 +99,8 @@ final class CurlMultiLoop: @unchecked Sendable {
         var done = false
         var waiters: [CheckedContinuation<Void, Never>] = []
     }
+    /// Testing only (``CurlTransport/setThreadEndHook(_:)``): what each curl thread runs as its last step.
+    static let threadEndHook = Locked<(@Sendable () -> Void)?>(nil)
     /// Every loop whose thread runs, so a program can stop them all before it exits
     /// (``CurlTransport/shutdownAll()``).
     private static let running = Locked<[ObjectIdentifier: CurlMultiLoop]>([:])
@@ -133,6 +135,7 @@ final class CurlMultiLoop: @unchecked Sendable {
             guard let argument else { return nil }
             let loop = Unmanaged<CurlMultiLoop>.fromOpaque(argument).takeRetainedValue()
             loop.run()
+            CurlMultiLoop.threadEndHook.withLock { $0 }?()
             return nil
         }, box.toOpaque())
         guard created == 0 else {
@@ -281,6 +284,9 @@ final class CurlMultiLoop: @unchecked Sendable {
         // Closes the cached connections, so no TLS object outlives the loop (OpenSSL's exit handler
         // must find nothing of ours in use).
         curl_multi_cleanup(multi)
+        // Last, as nothing after it may call into OpenSSL: the thread ends after its callers may have gone on to
+        // `exit` (see OpenSSLThreadState).
+        OpenSSLThreadState.release()
         Self.running.withLock { _ = $0.removeValue(forKey: ObjectIdentifier(self)) }
         markStopped()
     }

@@ -51,7 +51,8 @@ struct OpenSSLRuntime: @unchecked Sendable {
     /// The runtime, looked up once; `nil` when libcurl's TLS is not OpenSSL or a function is missing.
     static let shared: OpenSSLRuntime? = load()
 
-    private static func load() -> OpenSSLRuntime? {
+    /// Handles on the libssl and libcrypto that libcurl loaded; `nil` when libcurl's TLS is not OpenSSL.
+    static func loadedLibraries() -> (ssl: UnsafeMutableRawPointer, crypto: UnsafeMutableRawPointer)? {
         guard let version = ccurl_ssl_version().map({ String(cString: $0) }), version.hasPrefix("OpenSSL/") else {
             return nil
         }
@@ -61,11 +62,17 @@ struct OpenSSLRuntime: @unchecked Sendable {
         guard let ssl = dlopen("libssl.so.\(suffix)", RTLD_NOW | RTLD_NOLOAD),
               let crypto = dlopen("libcrypto.so.\(suffix)", RTLD_NOW | RTLD_NOLOAD)
         else { return nil }
+        return (ssl, crypto)
+    }
 
-        func symbol<T>(_ library: UnsafeMutableRawPointer, _ name: String, as type: T.Type) -> T? {
-            guard let address = dlsym(library, name) else { return nil }
-            return unsafeBitCast(address, to: type)
-        }
+    /// The function `name` of `library` as a `type`, or `nil` when the library has none.
+    static func symbol<T>(_ library: UnsafeMutableRawPointer, _ name: String, as type: T.Type) -> T? {
+        guard let address = dlsym(library, name) else { return nil }
+        return unsafeBitCast(address, to: type)
+    }
+
+    private static func load() -> OpenSSLRuntime? {
+        guard let (ssl, crypto) = loadedLibraries() else { return nil }
         guard
             let setCertVerifyCallback = symbol(ssl, "SSL_CTX_set_cert_verify_callback",
                                                as: (@convention(c) (OpaquePointer?, VerifyCallback?, UnsafeMutableRawPointer?) -> Void).self),
