@@ -14,14 +14,9 @@ BIN="${COURIER_BIN:-$COURIER_ROOT/.build/debug/courier}"
 [ -x "$BIN" ] || die "$BIN is missing: build it first (swift build --product courier)"
 eval "$(Scripts/servers.sh env)"
 
-# The hog: one busy process per core but one, so the curl thread and exit race on a loaded machine.
-hogs=()
-for _ in $(seq 2 "$(nproc)"); do
-    ( while :; do :; done ) &
-    hogs+=($!)
-done
-[ ${#hogs[@]} -gt 0 ] || { ( while :; do :; done ) & hogs+=($!); }
-trap 'kill "${hogs[@]}" 2>/dev/null || true' EXIT
+# The hog, so the curl thread and exit race on a loaded machine.
+start_cpu_hog
+trap stop_cpu_hog EXIT
 
 
 flows=(

@@ -16,11 +16,8 @@ RUNS="${1:-200}"
 ensure_swift
 Scripts/bootstrap.sh
 
-started_here=0
-if ! Scripts/servers.sh status >/dev/null 2>&1; then
-    Scripts/servers.sh start
-    started_here=1
-fi
+start_servers_unless_running
+trap stop_started_servers EXIT
 eval "$(Scripts/servers.sh env)"
 
 log "building courier-exit-probe with AddressSanitizer"
@@ -29,20 +26,9 @@ if [ -n "${COURIER_BUILD_LOCK:-}" ]; then exec 9>"$COURIER_BUILD_LOCK" && flock 
 if [ -n "${COURIER_BUILD_LOCK:-}" ]; then flock -u 9; fi
 BIN="$COURIER_ROOT/Integration/.build-asan/debug/courier-exit-probe"
 
-# The hog: one busy process per core but one (at least one), as in Scripts/exit-loop.sh.
-hogs=()
-for _ in $(seq 2 "$(nproc)"); do
-    ( while :; do :; done ) &
-    hogs+=($!)
-done
-[ ${#hogs[@]} -gt 0 ] || { ( while :; do :; done ) & hogs+=($!); }
+start_cpu_hog
 output="$(mktemp)"
-cleanup() {
-    kill "${hogs[@]}" 2>/dev/null || true
-    rm -f "$output"
-    [ "$started_here" = 1 ] && Scripts/servers.sh stop >/dev/null 2>&1 || true
-}
-trap cleanup EXIT
+trap 'stop_cpu_hog; rm -f "$output"; stop_started_servers' EXIT
 
 urls=("$COURIER_TLS_URL/json" "$COURIER_TLS_H1_URL/json" "$COURIER_NGINX_URL/json")
 failures=0 late=0 plain=0

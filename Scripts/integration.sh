@@ -9,13 +9,8 @@ cd "$COURIER_ROOT"
 ensure_swift
 Scripts/bootstrap.sh
 
-started_here=0
-if ! Scripts/servers.sh status >/dev/null 2>&1; then
-    Scripts/servers.sh start
-    started_here=1
-fi
-stop_servers() { [ "$started_here" = 1 ] && "$COURIER_ROOT/Scripts/servers.sh" stop || true; }  # the suite runs from Integration/
-trap stop_servers EXIT
+start_servers_unless_running
+trap stop_started_servers EXIT
 eval "$(Scripts/servers.sh env)"
 
 sanitize=()

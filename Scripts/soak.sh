@@ -38,14 +38,9 @@ done
 ensure_swift
 Scripts/bootstrap.sh
 
-started_here=0
-if ! Scripts/servers.sh status >/dev/null 2>&1; then
-    # No log line per request: 100,000 of them would only cost the machine the soak measures.
-    COURIER_NGINX_ACCESS_LOG=off Scripts/servers.sh start
-    started_here=1
-fi
-stop_servers() { [ "$started_here" = 1 ] && "$COURIER_ROOT/Scripts/servers.sh" stop || true; }
-trap stop_servers EXIT
+# No log line per request: 100,000 of them would only cost the machine the soak measures.
+COURIER_NGINX_ACCESS_LOG=off start_servers_unless_running
+trap stop_started_servers EXIT
 eval "$(Scripts/servers.sh env)"
 
 cd Integration

@@ -11,6 +11,34 @@ export COURIER_RUN_STARTED
 log() { printf '\033[1m==> [%4ss] %s\033[0m\n' "$(( $(date +%s) - COURIER_RUN_STARTED ))" "$*" >&2; }
 die() { printf 'error: %s\n' "$*" >&2; exit 1; }
 
+# The test servers, for a script that needs them: servers someone else started (all of them answering) are left
+# running; otherwise start_servers_unless_running starts them and stop_started_servers (for the script's EXIT trap)
+# stops them. The flag is set before the start, so a start that fails halfway is cleaned up too. Environment for
+# Scripts/servers.sh (COURIER_NGINX_ACCESS_LOG, the ports) passes through.
+servers_started_here=0
+start_servers_unless_running() {
+    if ! "$COURIER_ROOT/Scripts/servers.sh" status >/dev/null 2>&1; then
+        servers_started_here=1
+        "$COURIER_ROOT/Scripts/servers.sh" start
+    fi
+}
+stop_started_servers() {
+    if [ "$servers_started_here" = 1 ]; then "$COURIER_ROOT/Scripts/servers.sh" stop || true; fi
+}
+
+# A CPU hog, for the checks of races a loaded machine loses: one busy loop per core but one (at least one), whose
+# process ids are in cpu_hogs; stop_cpu_hog kills them.
+cpu_hogs=()
+start_cpu_hog() {
+    local cores
+    cores="$(nproc)"
+    for _ in $(seq 1 $(( cores > 1 ? cores - 1 : 1 ))); do
+        ( while :; do :; done ) &
+        cpu_hogs+=($!)
+    done
+}
+stop_cpu_hog() { if [ ${#cpu_hogs[@]} -gt 0 ]; then kill "${cpu_hogs[@]}" 2>/dev/null || true; fi; }
+
 # Installs the Debian packages given that are not installed yet (needs root; runs
 # `apt-get update` once, only when something is missing).
 ensure_apt_packages() {
