@@ -1,10 +1,14 @@
 #!/usr/bin/env bash
 # Runs courier-exit-probe (Integration/ExitProbe), an AddressSanitizer build, many times with a CPU hog on the
-# other core, and fails on any leak, signal or failed run. Every other run holds the curl threads until after
-# OpenSSL's exit handler (--late): the order a descheduled thread meets `exit` in, which left each thread's
-# OpenSSL state (random generators, error queue) to a destructor that never ran, 9–10 KB that LeakSanitizer
-# reported in about 1 soak run of 6. The others exit as a program normally does. Each run fetches over TLS with
-# HTTP/2, TLS with HTTP/1.1 and cleartext HTTP/1.1, one transport each. docs/reliability.md "Program exit".
+# other core, and fails on any leak, signal or failed run. The runs rotate through the probe's four ways to exit:
+# - after shutdownAll(), as a program should;
+# - after shutdownAll() with the curl threads held until after OpenSSL's exit handler (--late): the order a
+#   descheduled thread meets `exit` in, which left each thread's OpenSSL state (random generators, error queue) to a
+#   destructor that never ran, 9-10 KB that LeakSanitizer reported in about 1 soak run of 6;
+# - with the transports still running (--no-shutdown), which Courier's exit handler must stop before OpenSSL's;
+# - from code on a transport's executor (--exit-on-curl-thread), whose thread that handler must leave alone.
+# Each run fetches over TLS with HTTP/2, TLS with HTTP/1.1 and cleartext HTTP/1.1, one transport each.
+# docs/reliability.md "Program exit".
 #
 # Usage: Scripts/exit-probe.sh [RUNS] (default 200). Starts the servers when they are not running and stops only
 # what it started. Environment: COURIER_BUILD_LOCK, as in Scripts/soak.sh.
@@ -26,24 +30,30 @@ if [ -n "${COURIER_BUILD_LOCK:-}" ]; then exec 9>"$COURIER_BUILD_LOCK" && flock 
 if [ -n "${COURIER_BUILD_LOCK:-}" ]; then flock -u 9; fi
 BIN="$COURIER_ROOT/Integration/.build-asan/debug/courier-exit-probe"
 
-start_cpu_hog
-output="$(mktemp)"
+output=""
 trap 'stop_cpu_hog; rm -f "$output"; stop_started_servers' EXIT
+output="$(mktemp)"
+start_cpu_hog
 
 urls=("$COURIER_TLS_URL/json" "$COURIER_TLS_H1_URL/json" "$COURIER_NGINX_URL/json")
-failures=0 late=0 plain=0
+modes=("" --late --no-shutdown --exit-on-curl-thread)
+failures=0
+declare -A runs=()
 for i in $(seq 1 "$RUNS"); do
-    mode=()
-    if [ $((i % 2)) = 1 ]; then mode=(--late); late=$((late + 1)); else plain=$((plain + 1)); fi
+    mode="${modes[$(( (i - 1) % ${#modes[@]} ))]}"
+    runs[${mode:-plain}]=$(( ${runs[${mode:-plain}]:-0} + 1 ))
     set +e
-    ASAN_OPTIONS="detect_leaks=1${ASAN_OPTIONS:+:$ASAN_OPTIONS}" timeout 120 "$BIN" ${mode[@]+"${mode[@]}"} "${urls[@]}" >"$output" 2>&1
+    # shellcheck disable=SC2086
+    ASAN_OPTIONS="detect_leaks=1${ASAN_OPTIONS:+:$ASAN_OPTIONS}" timeout 120 "$BIN" $mode "${urls[@]}" >"$output" 2>&1
     status=$?
     set -e
     if [ "$status" -ne 0 ] || grep -q "Sanitizer" "$output"; then
         failures=$((failures + 1))
-        echo "run $i (${mode[*]:-a plain exit}) exited $status:" >&2
+        echo "run $i (${mode:-a plain exit}) exited $status:" >&2
         cat "$output" >&2
     fi
 done
-log "exit probe: $RUNS runs ($late with the curl threads ending after OpenSSL's exit handler, $plain plain), $failures failed"
+summary=""
+for mode in plain "${modes[@]:1}"; do summary+="${summary:+, }$mode ${runs[$mode]:-0}"; done
+log "exit probe: $RUNS runs ($summary), $failures failed"
 [ "$failures" -eq 0 ]

@@ -136,9 +136,11 @@ public final class CurlTransport: Transport, CallerExecutorTransport {
     /// connection and freeing every handle. Returns once it has. Safe to call more than once and from
     /// any task.
     ///
-    /// Call it (or ``shutdownAll()``) before the program exits: `exit` runs OpenSSL's clean-up while
-    /// a running transport may still use TLS state on its thread, which can crash the process after
-    /// its work is done, and leaves connections unclosed.
+    /// Call it (or ``shutdownAll()``) before the program exits, so that what is in flight ends while the
+    /// program can still handle it. Should a program exit with a transport running, an exit handler of
+    /// Courier's shuts it down before OpenSSL's clean-up runs, waiting up to 2 seconds; it cannot wait for a
+    /// transport whose thread is the exiting one, nor make one that is still closing after that time safe
+    /// (docs/curl-transport.md, "Shutting down, and program exit").
     public func shutdown() async {
         loop.submit(.shutdown)
         await loop.waitUntilStopped()
@@ -146,17 +148,10 @@ public final class CurlTransport: Transport, CallerExecutorTransport {
 
     /// Shuts down every `CurlTransport` of the process (`Session.shared`'s too, and those already
     /// released whose thread is still closing), and returns once all have stopped. The rule for
-    /// program exit: `await CurlTransport.shutdownAll()` before `exit`, or before `main` returns.
+    /// program exit: `await CurlTransport.shutdownAll()` before `exit`, or before `main` returns (see
+    /// ``shutdown()`` for what happens without it).
     public static func shutdownAll() async {
         await CurlMultiLoop.stopAll()
-    }
-
-    /// Testing only: `hook` runs on every curl thread as the thread's last step (once its loop has stopped and
-    /// ``shutdown()`` has returned, just before the thread ends); `nil` removes it. Integration/ExitProbe holds
-    /// the threads there until the program's exit handlers have run: the order in which a busy machine can end
-    /// them, made certain.
-    @_spi(Testing) public static func setThreadEndHook(_ hook: (@Sendable () -> Void)?) {
-        CurlMultiLoop.threadEndHook.withLock { $0 = hook }
     }
 
     /// Releasing the transport stops it too, without waiting: its thread finishes the shutdown on its

@@ -19,7 +19,7 @@ import Synchronization
 final class CurlMultiLoop: @unchecked Sendable {
     // @unchecked: `multi`, `active`, `admission`, `overdueWatch`, `idlePolling`, `coalescing`, `held`, `dirty`,
     // `admitted`, `unstamped`, `recentFields` and the spare lists are touched only on the loop thread; `commands` is a
-    // Locked queue and `asleep`/`stopping`/`threadID` are atomics.
+    // Locked queue, `registry` a Locked table, and `asleep`/`threadID`/`exiting`/`abandoned` are atomics.
 
     enum Command {
         case job(UnownedJob)
@@ -101,9 +101,21 @@ final class CurlMultiLoop: @unchecked Sendable {
     }
     /// Testing only (``CurlTransport/setThreadEndHook(_:)``): what each curl thread runs as its last step.
     static let threadEndHook = Locked<(@Sendable () -> Void)?>(nil)
-    /// Every loop whose thread runs, so a program can stop them all before it exits
-    /// (``CurlTransport/shutdownAll()``).
-    private static let running = Locked<[ObjectIdentifier: CurlMultiLoop]>([:])
+    /// Every loop whose thread runs, so a program can stop them all before it exits (``CurlTransport/shutdownAll()``,
+    /// ``ExitGuard``); and whether the exit handler has begun, after which no loop starts.
+    static let registry = Locked(Registry())
+    struct Registry {
+        var running: [ObjectIdentifier: CurlMultiLoop] = [:]
+        var exiting = false
+    }
+    /// The process that made the loop: a forked child inherits its parent's list of loops, not their threads.
+    let process = getpid()
+    /// Set by the exit handler before it asks the loop to stop: libcurl is then not to wait for name lookups in
+    /// progress (`CURLOPT_QUICK_EXIT`), which could outlast the handler's wait.
+    let exiting = Atomic<Bool>(false)
+    /// Set by the exit handler when it gave up waiting for the loop: the thread then leaves its connections and
+    /// handles as they are rather than close them while OpenSSL's clean-up may be running.
+    let abandoned = Atomic<Bool>(false)
 
     init(configuration: CurlTransport.Configuration) throws {
         self.configuration = configuration
@@ -128,7 +140,14 @@ final class CurlMultiLoop: @unchecked Sendable {
 
     /// Starts the thread. The thread keeps the loop alive until `shutdown`.
     func start() throws {
-        Self.running.withLock { $0[ObjectIdentifier(self)] = self }
+        let exiting = Self.registry.withLock { registry -> Bool in
+            if !registry.exiting { registry.running[ObjectIdentifier(self)] = self }
+            return registry.exiting
+        }
+        guard !exiting else {
+            endWithoutThread()
+            throw TransportError(.shutDown, message: "the program is exiting: no CurlTransport starts once Courier's exit handler has run")
+        }
         let box = Unmanaged.passRetained(self)
         var handle = pthread_t()
         let created = pthread_create(&handle, nil, { argument in
@@ -139,12 +158,20 @@ final class CurlMultiLoop: @unchecked Sendable {
             return nil
         }, box.toOpaque())
         guard created == 0 else {
-            Self.running.withLock { _ = $0.removeValue(forKey: ObjectIdentifier(self)) }
-            markStopped()
+            Self.registry.withLock { _ = $0.running.removeValue(forKey: ObjectIdentifier(self)) }
             box.release()
+            endWithoutThread()
             throw TransportError(.other, message: "could not start the curl thread (error \(created))")
         }
         pthread_detach(handle)
+    }
+
+    /// Frees what `init` made when the thread does not start: the queue refuses commands from now on, and the multi
+    /// handle, which no transfer has used, is freed here.
+    private func endWithoutThread() {
+        queue.withLock { $0.closed = true }
+        curl_multi_cleanup(multi)
+        markStopped()
     }
 
     /// Returns once the thread has ended every transfer, freed every easy handle, closed every
@@ -161,12 +188,16 @@ final class CurlMultiLoop: @unchecked Sendable {
 
     /// Stops every running loop of the process and waits until each has freed everything.
     static func stopAll() async {
-        let loops = running.withLock { Array($0.values) }
+        let process = getpid()
+        let loops = registry.withLock { $0.running.values.filter { $0.process == process } }
         for loop in loops {
             loop.submit(.shutdown)
             await loop.waitUntilStopped()
         }
     }
+
+    /// Whether the thread has freed everything (``waitUntilStopped()`` would return at once). Any thread.
+    var hasStopped: Bool { stopped.withLock { $0.done } }
 
     private func markStopped() {
         let waiters = stopped.withLock { state -> [CheckedContinuation<Void, Never>] in
@@ -245,8 +276,11 @@ final class CurlMultiLoop: @unchecked Sendable {
             pending.removeAll(keepingCapacity: true)
             spareCommands = pending
             if stopping {
+                let quickExit = exiting.load(ordering: .relaxed)
+                let closing = !abandoned.load(ordering: .relaxed)
                 for transfer in active.values {
-                    detach(transfer)
+                    if quickExit, let easy = transfer.easyHandle { ccurl_easy_setopt_long(easy, CURLOPT_QUICK_EXIT, 1) }
+                    if closing { detach(transfer) }
                     transfer.fail(with: Self.shutDownError, loop: self)
                 }
                 for transfer in admission.removeAllWaiting() + admitted {
@@ -279,15 +313,21 @@ final class CurlMultiLoop: @unchecked Sendable {
             return queue.commands
         }
         for command in late { refuse(command) }
-        for handle in idleHandles { handle.cleanup() }
-        idleHandles.removeAll()
-        // Closes the cached connections, so no TLS object outlives the loop (OpenSSL's exit handler
-        // must find nothing of ours in use).
-        curl_multi_cleanup(multi)
+        // The program's trust evaluators go now, while OpenSSL is surely alive: the loop itself may be freed after
+        // its thread has told its waiters, maybe during `exit`.
+        trustTags.removeAll()
+        // Unless the exit handler gave up waiting (OpenSSL's clean-up may then be running): leave everything then.
+        if !abandoned.load(ordering: .relaxed) {
+            for handle in idleHandles { handle.cleanup() }
+            idleHandles.removeAll()
+            // Closes the cached connections, so no TLS object outlives the loop (OpenSSL's exit handler
+            // must find nothing of ours in use).
+            curl_multi_cleanup(multi)
+        }
         // Last, as nothing after it may call into OpenSSL: the thread ends after its callers may have gone on to
-        // `exit` (see OpenSSLThreadState).
-        OpenSSLThreadState.release()
-        Self.running.withLock { _ = $0.removeValue(forKey: ObjectIdentifier(self)) }
+        // `exit` (see OpenSSLLifecycle.releaseThreadState).
+        OpenSSLLifecycle.releaseThreadState()
+        Self.registry.withLock { _ = $0.running.removeValue(forKey: ObjectIdentifier(self)) }
         markStopped()
     }
 
@@ -662,6 +702,11 @@ final class CurlMultiLoop: @unchecked Sendable {
 
 /// `curl_global_init`, once per process, before any other curl call.
 enum CurlGlobal {
-    private static let done: Void = { curl_global_init(ccurl_global_all); return () }()
+    private static let done: Void = {
+        curl_global_init(ccurl_global_all)
+        // After the global init, which registered OpenSSL's exit handler: this one then runs first.
+        ExitGuard.install()
+        return ()
+    }()
     static func initialize() { _ = done }
 }

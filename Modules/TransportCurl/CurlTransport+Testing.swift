@@ -1,0 +1,40 @@
+import CourierCore
+
+/// What Courier's own process-level tests (Integration/ExitProbe) need to see and hold: SPI, not public API.
+extension CurlTransport {
+    /// Testing only: what Courier's exit handler did, once it has run (`nil` before). The exit probe reads it from an
+    /// exit handler of its own that runs after Courier's.
+    @_spi(Testing) public static var exitHandlerReport: ExitHandlerReport? {
+        ExitGuard.report.withLock { $0 }
+    }
+
+    /// Testing only: what Courier's exit handler did with the process's transports.
+    @_spi(Testing) public struct ExitHandlerReport: Sendable, Equatable {
+        /// Transports it shut down, which stopped in time.
+        public var stopped: Int
+        /// Transports whose thread is the one that called `exit`, left running.
+        public var leftOnExitingThread: Int
+        /// Transports that did not stop in time, left to stop without closing their connections.
+        public var abandoned: Int
+        /// Whether OpenSSL's clean-up had already run, so that it shut nothing down.
+        public var openSSLHadCleanedUp: Bool
+
+        public init(stopped: Int = 0, leftOnExitingThread: Int = 0, abandoned: Int = 0, openSSLHadCleanedUp: Bool = false) {
+            self.stopped = stopped
+            self.leftOnExitingThread = leftOnExitingThread
+            self.abandoned = abandoned
+            self.openSSLHadCleanedUp = openSSLHadCleanedUp
+        }
+    }
+
+    /// Testing only: whether the calling code runs on this transport's curl thread.
+    @_spi(Testing) public var runsOnCurrentThread: Bool { loop.isCurrentThread }
+
+    /// Testing only: `hook` runs on every curl thread as the thread's last step (once its loop has stopped and
+    /// ``shutdown()`` has returned, just before the thread ends); `nil` removes it. Integration/ExitProbe holds
+    /// the threads there until the program's exit handlers have run: the order in which a busy machine can end
+    /// them, made certain.
+    @_spi(Testing) public static func setThreadEndHook(_ hook: (@Sendable () -> Void)?) {
+        CurlMultiLoop.threadEndHook.withLock { $0 = hook }
+    }
+}
