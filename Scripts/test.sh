@@ -55,6 +55,9 @@ Scripts/servers.sh start
 trap 'Scripts/servers.sh stop >/dev/null 2>&1 || true' EXIT
 Scripts/integration.sh
 
+log "calls whose host name never resolves: a timeout or a cancellation frees the transport at once"
+Scripts/slow-dns-test.sh --no-build
+
 eval "$(Scripts/servers.sh env)"   # the servers' addresses, for the checks below that run the CLI
 
 log "courier over TLS, exiting under a CPU hog (300 runs; any signal fails)"

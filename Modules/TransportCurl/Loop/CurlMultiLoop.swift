@@ -19,7 +19,7 @@ import Synchronization
 final class CurlMultiLoop: @unchecked Sendable {
     // @unchecked: `multi`, `active`, `admission`, `overdueWatch`, `idlePolling`, `coalescing`, `held`, `dirty`,
     // `admitted`, `unstamped`, `recentFields` and the spare lists are touched only on the loop thread; `commands` is a
-    // Locked queue, `registry` a Locked table, and `asleep`/`threadID`/`exiting`/`abandoned` are atomics.
+    // Locked queue, `registry` a Locked table, and `asleep`/`threadID`/`abandoned` are atomics.
 
     enum Command {
         case job(UnownedJob)
@@ -110,9 +110,6 @@ final class CurlMultiLoop: @unchecked Sendable {
     }
     /// The process that made the loop: a forked child inherits its parent's list of loops, not their threads.
     let process = getpid()
-    /// Set by the exit handler before it asks the loop to stop: libcurl is then not to wait for name lookups in
-    /// progress (`CURLOPT_QUICK_EXIT`), which could outlast the handler's wait.
-    let exiting = Atomic<Bool>(false)
     /// Set by the exit handler when it gave up waiting for the loop: the thread then leaves its connections and
     /// handles as they are rather than close them while OpenSSL's clean-up may be running.
     let abandoned = Atomic<Bool>(false)
@@ -276,10 +273,8 @@ final class CurlMultiLoop: @unchecked Sendable {
             pending.removeAll(keepingCapacity: true)
             spareCommands = pending
             if stopping {
-                let quickExit = exiting.load(ordering: .relaxed)
                 let closing = !abandoned.load(ordering: .relaxed)
                 for transfer in active.values {
-                    if quickExit, let easy = transfer.easyHandle { ccurl_easy_setopt_long(easy, CURLOPT_QUICK_EXIT, 1) }
                     if closing { detach(transfer) }
                     transfer.fail(with: Self.shutDownError, loop: self)
                 }

@@ -55,10 +55,7 @@ extension CurlMultiLoop {
             report.openSSLHadCleanedUp = true
             return report
         }
-        for loop in others {
-            loop.exiting.store(true, ordering: .relaxed)
-            _ = loop.submit(.shutdown)
-        }
+        for loop in others { _ = loop.submit(.shutdown) }
         let deadline = ContinuousClock.now + limit
         for loop in others {
             while !loop.hasStopped, ContinuousClock.now < deadline { usleep(200) }

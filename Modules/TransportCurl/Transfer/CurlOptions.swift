@@ -29,6 +29,12 @@ enum CurlOptions {
         easy.set(CURLOPT_UPLOAD_BUFFERSIZE, options.sendBufferSize)
         easy.set(CURLOPT_TCP_NODELAY, 1)
         easy.set(CURLOPT_TCP_KEEPALIVE, 1)
+        // A transfer that leaves the multi handle during its name lookup (cancelled, timed out) lets the lookup's
+        // thread finish and free itself, rather than wait for it: libcurl's threaded resolver would otherwise hold the
+        // curl thread, and every call of the transport, until the lookup gave up (up to the resolver's timeout, 10 s
+        // or more; SlowNameLookupTests). The option's name says exit because it was made for programs about to exit,
+        // but libcurl only reads it to decide whether to wait for a lookup's thread. libcurl before 7.87 ignores it.
+        easy.set(CURLOPT_QUICK_EXIT, 1)
         if let proxy = options.proxy {
             easy.set(CURLOPT_PROXY, proxy)
         } else {
