@@ -27,6 +27,14 @@ extension CurlTransport {
         }
     }
 
+    /// Testing only: how many of the transport's transfers are on the wire and may end soon (awaiting their heads, or
+    /// with what is left of a body of known length fitting one read), which is what completion coalescing weighs.
+    /// Counted on the curl thread, as a job between two passes.
+    @_spi(Testing) public func transfersThatMayEndSoon() async -> Int {
+        let loop = self.loop
+        return await withTaskExecutorPreference(executor) { loop.countTransfersThatMayEndSoon() }
+    }
+
     /// Testing only: whether the calling code runs on this transport's curl thread.
     @_spi(Testing) public var runsOnCurrentThread: Bool { loop.isCurrentThread }
 

@@ -1,5 +1,5 @@
 import CourierCore
-import CourierCurl
+@_spi(Testing) import CourierCurl
 import CourierTesting
 import Foundation
 import HTTPTypes
@@ -16,13 +16,23 @@ struct CompletionCoalescingTests {
     private static let minimumInFlight = 4
     private static let batch = 8
 
-    /// `count` calls that the fault server answers after 30 s, given a second to be sent (they take milliseconds).
+    /// `count` calls that the fault server answers after 30 s, returned once the loop has them all on the wire. (A
+    /// fixed second was not always enough: beside a CPU hog, under AddressSanitizer and the other suites, a call
+    /// beside them was once not held because they had not reached the loop yet.)
     private func slowCalls(on t: CurlTransport, count: Int) async -> [Task<Void, Never>] {
         let s = session(Servers.fault, transport: t) { $0.timeouts = Timeouts(request: .seconds(120)) }
         let tasks = (0..<count).map { _ in
             Task { _ = try? await s.get("slow-headers?delay_ms=30000").response }
         }
-        try? await Task.sleep(for: .seconds(1))
+        let clock = ContinuousClock()
+        let deadline = clock.now + .seconds(20)
+        var onTheWire = 0
+        while clock.now < deadline {
+            onTheWire = await t.transfersThatMayEndSoon()
+            if onTheWire >= count { break }
+            try? await Task.sleep(for: .milliseconds(10))
+        }
+        #expect(onTheWire == count, "\(onTheWire) of \(count) slow calls on the wire after 20 s")
         return tasks
     }
 

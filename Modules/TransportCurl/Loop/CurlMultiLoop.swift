@@ -673,6 +673,13 @@ final class CurlMultiLoop: @unchecked Sendable {
         return count
     }
 
+    /// How many transfers on the wire may end soon, all counted: what ``CompletionCoalescing`` weighs, for the tests'
+    /// setup (``CurlTransport/transfersThatMayEndSoon()``). Loop thread only.
+    func countTransfersThatMayEndSoon() -> Int {
+        precondition(isCurrentThread, "the loop's transfers are read on the curl thread only")
+        return transfersEndingSoon(atMost: .max)
+    }
+
     /// Puts the held transfers back among the dirty ones (they are still marked dirty), for this pass's flush.
     private func releaseHeld() {
         guard !held.isEmpty else { return }
