@@ -29,11 +29,7 @@ struct SlowNameLookupTests {
     }
 
     @Test func cancellingACallInTheLookupFreesTheTransport() async throws {
-        let t = try transport { _ in }
-        let slow = session(SlowLookup.nginx, transport: t) { $0.timeouts = Timeouts(request: .seconds(120)) }
-        let call = Task { try await slow.data(for: try slow.makeRequest(.get, "json")) }
-        // Long enough for the call to reach libcurl and its lookup to begin.
-        try await Task.sleep(for: .milliseconds(300))
+        let (t, call) = try await callInItsLookup()
         let (_, elapsed) = await timed {
             call.cancel()
             await #expect { _ = try await call.value } throws: { ($0 as? CourierError)?.isCancellation == true }
@@ -44,14 +40,21 @@ struct SlowNameLookupTests {
     }
 
     @Test func otherCallsGoOnWhileALookupIsSlow() async throws {
-        let t = try transport { _ in }
-        let slow = session(SlowLookup.nginx, transport: t) { $0.timeouts = Timeouts(request: .seconds(120)) }
-        let call = Task { try await slow.data(for: try slow.makeRequest(.get, "json")) }
-        try await Task.sleep(for: .milliseconds(300))
+        let (t, call) = try await callInItsLookup()
         try await expectServedPromptly(by: t)
         call.cancel()
         _ = try? await call.value
         await t.shutdown()
+    }
+
+    /// A transport with a call (no timeout of its own to speak of) waiting for its name lookup.
+    private func callInItsLookup() async throws -> (CurlTransport, Task<DataResponse, any Error>) {
+        let t = try transport { _ in }
+        let slow = session(SlowLookup.nginx, transport: t) { $0.timeouts = Timeouts(request: .seconds(120)) }
+        let call = Task { try await slow.data(for: try slow.makeRequest(.get, "json")) }
+        // Long enough for the call to reach libcurl and its lookup to begin.
+        try await Task.sleep(for: .milliseconds(300))
+        return (t, call)
     }
 
     /// Expects nginx's `/json` through `transport` within ``TimeBounds/prompt``: the curl thread is free.
