@@ -48,6 +48,13 @@ Routes (GET, or any method; the answers are the same)
                             (with `Connection: close` and a short body), then closes the socket with the body
                             unread, which makes the kernel send a TCP RST (the request bytes it still holds are
                             discarded).
+  /endless?part=P&limit_mb=L
+                            A response part that never ends, sent as fast as the client reads, until the client
+                            goes away, L MiB were sent (default 1024) or 120 s passed:
+      part=hints            `103 Early Hints` heads, one after another, never a final head
+      part=fields           a 200 status line, then header fields (100-byte lines), never the blank line
+      part=trailers         a chunked body ("hello") and its 0-chunk, then trailer fields (100-byte lines)
+      part=few-trailers     the control: the same body with three trailer fields and the blank line after them
   anything else             404 with a plain-text list of the routes; a bad parameter: 400.
 
 What curl 7.88 (the command-line tool) reports for each is in Integration/Servers/README.md.
@@ -215,6 +222,40 @@ def no_read(sock, method, query_text):
             continue
         except OSError:
             return
+
+
+ENDLESS_LINES = {
+    # A 103 Early Hints head after another, never the final one.
+    "hints": (b"", b"HTTP/1.1 103 Early Hints\r\nLink: </" + b"h" * 64 + b".css>; rel=preload\r\n\r\n"),
+    # A 200 status line, then header fields without end.
+    "fields": (b"HTTP/1.1 200 OK\r\n", b"X-Field: " + b"f" * 88 + b"\r\n"),
+    # A whole chunked body ("hello"), then trailer fields without end.
+    "trailers": (b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\nTrailer: X-Trailer\r\nConnection: close\r\n\r\n"
+                 b"5\r\nhello\r\n0\r\n", b"X-Trailer: " + b"t" * 86 + b"\r\n"),
+}
+
+
+@route("/endless")
+def endless(sock, method, query_text):
+    query = Query(query_text)
+    part = query.choice("part", "trailers", tuple(ENDLESS_LINES) + ("few-trailers",))
+    limit = query.integer("limit_mb", 1024, 1, 4096) << 20
+    if part == "few-trailers":
+        # The control: a chunked body with three short trailer fields, then the blank line that ends them.
+        prefix, line = ENDLESS_LINES["trailers"]
+        sock.sendall(prefix + line * 3 + b"\r\n")
+        return
+    prefix, line = ENDLESS_LINES[part]
+    block = line * (65536 // len(line))
+    deadline = time.monotonic() + HOLD_LIMIT
+    try:
+        sock.sendall(prefix)
+        sent = 0
+        while sent < limit and time.monotonic() < deadline:
+            sock.sendall(block)
+            sent += len(block)
+    except OSError:
+        return  # The client gave up: what the route is for.
 
 
 READS_BODY = {"/no-read": False}

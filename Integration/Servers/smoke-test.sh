@@ -192,6 +192,11 @@ check "chaos /no-read 16 MiB: curl 28" "$(chaos 2 -H 'Expect:' --data-binary "@$
 check "chaos /no-read?answer=413 16 MiB: the 413" "$(chaos 5 -H 'Expect:' --data-binary "@$tmp/16m.bin" "$X/no-read?answer=413")" '413 10 exit 0'
 check "chaos /compressed reset_at=1000: curl 56" "$(chaos 5 "$X/compressed?encoding=identity&size=64k&reset_at=1000")" '200 1000 exit 56'
 check "chaos /compressed corrupt_at=100: curl 61" "$(chaos 5 --compressed "$X/compressed?encoding=gzip&size=64k&ratio=18&corrupt_at=100")" '200 [0-9]+ exit 61'
+check "chaos /endless part=hints: curl 56" "$(chaos 5 "$X/endless?part=hints")" '103 0 exit 56'
+check "chaos /endless part=fields: curl 56" "$(chaos 5 "$X/endless?part=fields")" '200 0 exit 56'
+# curl keeps every trailer field: 16 MiB of them, then FIN (curl 18), so the check stays small.
+check "chaos /endless part=trailers, 16 MiB: curl 18" "$(chaos 5 "$X/endless?part=trailers&limit_mb=16")" '200 5 exit 18'
+check "chaos /endless part=few-trailers" "$(c "$X/endless?part=few-trailers")" hello
 check "chaos unknown route: 404" "$(c -o /dev/null -w '%{http_code}' "$X/nope")" 404
 
 # the TLS chaos server: HTTP/2 over TLS (ALPN h2)
@@ -209,6 +214,9 @@ check "tls-chaos /rst NO_ERROR after 1000: curl 18" "$(h2chaos "$Y/rst?code=NO_E
 check "tls-chaos /rst REFUSED_STREAM before the head: curl 56 after 5 retries" "$(h2chaos "$Y/rst?code=REFUSED_STREAM&after=-1")" '000 0 exit 56'
 check "tls-chaos /goaway last=below after 1000: curl 16" "$(h2chaos "$Y/goaway?last=below&after=1000")" '200 1000 exit 16'
 check "tls-chaos /goaway last=below before the head: curl 16" "$(h2chaos "$Y/goaway?last=below&after=-1")" '000 0 exit 16'
+check "tls-chaos /fields 2 MB of trailers: curl 56" "$(h2chaos "$Y/fields?part=trailers&bytes=2000000")" '200 5 exit 56'
+check "tls-chaos /fields a 2 MB head, one field repeated: curl 56" "$(h2chaos "$Y/fields?part=head&bytes=2000000&same=1")" '000 0 exit 56'
+check "tls-chaos /fields 1 KB of trailers" "$(h2chaos "$Y/fields?part=trailers&bytes=1000")" '200 5 exit 0'
 check "tls-chaos /goaway last=stream: the whole body" "$(h2chaos "$Y/goaway?last=stream&after=1000&size=4000000")" '200 4000000 exit 0'
 for fault in alert-handshake-failure alert-internal-error close-after-hello reset-after-hello partial-server-hello stall-after-hello; do
     port="$(c --cacert "$COURIER_CA_FILE" "$Y/handshake-fault?fault=$fault")"

@@ -26,6 +26,13 @@ HTTP/2 routes (GET; the query parameters are optional)
                             never processed the request. Then the connection is closed (close_notify, FIN).
       last=stream           last-stream-id = this stream (a graceful shutdown): the rest of the body follows,
                             the stream ends normally, then the connection is closed. The request must succeed.
+  /fields?part=P&bytes=N&same=S
+                            Header fields of about 100 bytes each, N bytes of them in all (default 1 MiB, at most
+                            64 MiB), in one header block (HEADERS and as many CONTINUATION frames as it takes):
+      part=trailers         a 200 head, the body "hello", then the fields as trailers, which end the stream
+      part=head             the fields in the 200 head itself, then the body "hello"
+                            Each field has a name of its own, so HPACK cannot shrink them; with same=1 they are
+                            one field repeated, which HPACK sends as an index of a byte or two each.
   /handshake-fault?fault=F  200 with the port (as text) of a TLS listener on 127.0.0.1 (made once per fault)
                             whose every handshake fails as F says:
       alert-handshake-failure  a fatal handshake_failure alert in answer to the ClientHello (from OpenSSL's
@@ -63,6 +70,7 @@ import loopback_server
 from loopback_server import BadRequest
 
 MAX_DATA = 64 << 20
+MAX_FIELDS = 64 << 20
 IDLE_TIMEOUT = 120.0
 HOLD_LIMIT = 120.0
 
@@ -226,6 +234,23 @@ def goaway(exchange, stream_id, query):
         exchange.send_head(stream_id, 200, octet_head(len(body)))
     exchange.send_body(stream_id, body[max(after, 0):], True)
     exchange.close()
+
+
+@route("/fields")
+def fields(exchange, stream_id, query):
+    part = query.choice("part", "trailers", ("trailers", "head"))
+    total = query.integer("bytes", 1 << 20, 0, MAX_FIELDS)
+    same = query.integer("same", 0, 0, 1)
+    count = total // 100
+    many = [("x-field", "f" * 92) if same else ("x-field-%08d" % index, "f" * 83) for index in range(count)]
+    if part == "head":
+        exchange.send_head(stream_id, 200, [("content-type", "text/plain"), ("content-length", "5")] + many)
+        exchange.send_body(stream_id, b"hello", True)
+        return
+    exchange.send_head(stream_id, 200, [("content-type", "text/plain")])
+    exchange.send_body(stream_id, b"hello", False)
+    exchange.conn.send_headers(stream_id, many, end_stream=True)
+    exchange.flush()
 
 
 @route("/handshake-fault")

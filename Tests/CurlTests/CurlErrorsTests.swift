@@ -34,6 +34,20 @@ struct CurlErrorsTests {
         #expect(CurlErrors.transportError(for: CURLE_RECV_ERROR, detail: "Recv failure: Connection reset by peer").code == .connectionLost)
     }
 
+    /// A head past libcurl's bound is the server's fault, not a lost connection: over HTTP/1.1 libcurl says so
+    /// under the code of a reset, over HTTP/2 its callback refuses the header block (the chaos servers'
+    /// /endless and /fields, Integration/Tests/IntegrationTests/ChaosTests.swift).
+    @Test func aHeadPastLibcurlsBoundIsMalformedNotALostConnection() {
+        for detail in [
+            "Too large response headers: 307222 > 307200",
+            "h2_process_pending_input: nghttp2_session_mem_recv() returned -902:The user callback function failed",
+        ] {
+            let error = CurlErrors.transportError(for: CURLE_RECV_ERROR, detail: detail)
+            #expect(error.code == .malformedResponse, "\(detail)")
+            #expect(error.underlyingCode == 56)
+        }
+    }
+
     /// An HTTP/2 stream the server aborted is a lost connection, as a reset is over HTTP/1.1; one reset because
     /// its frames were wrong is malformed. libcurl 7.88's messages and 8.x's.
     @Test func http2StreamResetsAreKindedByTheirErrorCode() {

@@ -7,8 +7,8 @@ import Testing
 
 /// What real networks and broken servers do, against Courier: connections reset at any offset of a body,
 /// corrupt compressed streams, chunked bodies that end early or lie about their sizes, servers that close
-/// right after the head, trickle one byte a second, never read an upload, end HTTP/2 streams and
-/// connections mid-response, or break the TLS handshake (the chaos server and the TLS chaos server,
+/// right after the head, trickle one byte a second, never read an upload, send heads or trailers without end,
+/// end HTTP/2 streams and connections mid-response, or break the TLS handshake (the chaos server and the TLS chaos server,
 /// Integration/Servers/README.md).
 ///
 /// Every case must end with a typed error (a `TransportError` code) within a bound derived from its
@@ -155,6 +155,24 @@ struct ChaosTests {
                 }
                 try await group.waitForAll()
             }
+        }
+    }
+
+    // MARK: Heads and trailers without end
+
+    /// A server that sends `103` heads, header fields or trailer fields without end, as fast as the client reads:
+    /// `.malformedResponse` within moments, never the request's timeout. libcurl ends the first two at its 300
+    /// KiB bound on a head; it bounds no trailer fields and keeps every one, so Courier ends them at the same
+    /// bound. Before, Courier's memory grew by about 130 MB a second until the timeout, or without end with none;
+    /// the `curl` tool still does (900 MB in 5 s). A body with three trailer fields (the control) arrives whole.
+    @Test func headsAndTrailersWithoutEndAreMalformed() async throws {
+        try await chaosBatch(Servers.chaos, timeouts: Self.prompt, remotePorts: Self.chaosPorts) { s, _ in
+            for part in ["hints", "fields", "trailers"] {
+                let outcome = try await expect(s, "endless?part=\(part)", code: .malformedResponse)
+                #expect((outcome.head?.status == .ok) == (part == "trailers"), "\(part): \(outcome.summary)")
+            }
+            let control = await attempt(s, try s.makeRequest(.get, "endless?part=few-trailers"), bound: Self.promptBound)
+            #expect(control.response?.data == Data("hello".utf8), "\(control.summary)")
         }
     }
 

@@ -37,6 +37,11 @@ enum CurlErrors {
             // missing hexadecimal sequence", "Malformed encoding found" or "Too long hexadecimal number" "in
             // chunked-encoding" under the receive error's code. The server broke HTTP; retrying won't help.
             return .malformedResponse
+        case CURLE_RECV_ERROR where detail.contains("Too large response headers") || refusedHTTP2Frames(detail):
+            // libcurl's bound on a head reached: over HTTP/1.1 "Too large response headers: 307222 > 307200" (300
+            // KiB, informational heads before it counted); over HTTP/2 a head or trailers past what libcurl keeps,
+            // which it refuses from nghttp2's callback. The server sent too much; retrying won't help.
+            return .malformedResponse
         case CURLE_GOT_NOTHING, CURLE_RECV_ERROR:
             // Receive errors are almost always a connection reset or closed under us.
             return .connectionLost
@@ -47,6 +52,14 @@ enum CurlErrors {
         default:
             return .other
         }
+    }
+
+    /// nghttp2's NGHTTP2_ERR_CALLBACK_FAILURE (-902) in curl's message ("h2_process_pending_input:
+    /// nghttp2_session_mem_recv() returned -902:The user callback function failed"): one of libcurl's HTTP/2
+    /// callbacks refused what the server sent, which in libcurl 7.88 means a header block (head or trailers)
+    /// larger than it keeps. Courier's own refusals carry their own error, so they never reach this.
+    static func refusedHTTP2Frames(_ detail: String) -> Bool {
+        detail.contains("nghttp2") && detail.contains("-902")
     }
 
     /// HTTP/2 error codes (RFC 9113 section 7) that say the frames themselves were wrong: PROTOCOL_ERROR,

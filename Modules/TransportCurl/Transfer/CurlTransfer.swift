@@ -83,6 +83,8 @@ final class CurlTransfer: @unchecked Sendable {
     /// the head, used for progress, and for the body's length when it is not decoded.
     private var announcedLength: Int64?
     private var memoryOffset = 0
+    /// Bytes of trailer fields seen so far (after a chunked body, or HTTP/2's trailing HEADERS). Loop thread only.
+    private var trailerBytes = 0
     private var abortError: (any Error)?
     private var received: Int64 = 0
     private var reportedReceived: Int64 = -1
@@ -519,7 +521,7 @@ final class CurlTransfer: @unchecked Sendable {
     // MARK: Callbacks (loop thread, inside curl)
 
     func onHeaderLine(_ bytes: UnsafeRawBufferPointer) -> Bool {
-        guard head == nil else { return true }  // trailers
+        guard head == nil else { return acceptTrailer(bytes.count) }
         switch parser.consume(bytes) {
         case .needMore:
             return true
@@ -531,6 +533,24 @@ final class CurlTransfer: @unchecked Sendable {
             abortError = TransportError(.malformedResponse, message: reason)
             return false
         }
+    }
+
+    /// The most trailer bytes a response may carry: libcurl's bound on a response's head, 300 KiB.
+    static let maximumTrailerBytes = 300 * 1024
+
+    /// Courier does not read trailer fields, but libcurl keeps every one it passes on (for its headers API) and,
+    /// unlike a head, bounds neither their number nor their size. A server that sends them without end (after a
+    /// chunked body's last chunk, at full speed) grew the client's memory by about 130 MB a second until the
+    /// request's timeout, or without end when it had none. So a response whose trailers pass the head's bound
+    /// fails as malformed, as one whose head does.
+    private func acceptTrailer(_ count: Int) -> Bool {
+        trailerBytes += count
+        guard trailerBytes > Self.maximumTrailerBytes else { return true }
+        abortError = TransportError(
+            .malformedResponse,
+            message: "the response's trailer fields are larger than \(Self.maximumTrailerBytes) bytes (the bound libcurl sets on a head)"
+        )
+        return false
     }
 
     /// Returns false to pause (the reader is behind).
