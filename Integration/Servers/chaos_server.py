@@ -55,6 +55,8 @@ Routes (GET, or any method; the answers are the same)
       part=fields           a 200 status line, then header fields (100-byte lines), never the blank line
       part=trailers         a chunked body ("hello") and its 0-chunk, then trailer fields (100-byte lines)
       part=few-trailers     the control: the same body with three trailer fields and the blank line after them
+  /layers?count=N           200 with "layered\\n" * 16 compressed N times over (zlib, `Content-Encoding: deflate` N
+                            times, in fields of at most 1,000), N from 0 to 5000 (default 6).
   anything else             404 with a plain-text list of the routes; a bad parameter: 400.
 
 What curl 7.88 (the command-line tool) reports for each is in Integration/Servers/README.md.
@@ -66,6 +68,7 @@ It listens on 127.0.0.1 only (any other --host is refused) and exits on SIGTERM 
 import random
 import socket
 import time
+import zlib
 from urllib.parse import urlsplit
 
 import compression_server
@@ -256,6 +259,22 @@ def endless(sock, method, query_text):
             sent += len(block)
     except OSError:
         return  # The client gave up: what the route is for.
+
+
+@route("/layers")
+def layers(sock, method, query_text):
+    query = Query(query_text)
+    count = query.integer("count", 6, 0, 5000)
+    body = b"layered\n" * 16
+    for _ in range(count):
+        body = zlib.compress(body, 1)
+    # At most 1,000 codings a field (8 KB), as many fields as it takes: libcurl refuses a field over 100 KiB.
+    fields = [("Content-Encoding", ", ".join(["deflate"] * min(1000, count - start))) for start in range(0, count, 1000)]
+    sock.sendall(head_bytes("200 OK", [
+        ("Content-Type", "text/plain"),
+        ("Content-Length", str(len(body))),
+        ("Connection", "close"),
+    ] + fields) + body)
 
 
 READS_BODY = {"/no-read": False}

@@ -197,6 +197,8 @@ check "chaos /endless part=fields: curl 56" "$(chaos 5 "$X/endless?part=fields")
 # curl keeps every trailer field: 16 MiB of them, then FIN (curl 18), so the check stays small.
 check "chaos /endless part=trailers, 16 MiB: curl 18" "$(chaos 5 "$X/endless?part=trailers&limit_mb=16")" '200 5 exit 18'
 check "chaos /endless part=few-trailers" "$(c "$X/endless?part=few-trailers")" hello
+check "chaos /layers count=5: curl decodes" "$(c --compressed "$X/layers?count=5" | head -n1)" layered
+check "chaos /layers count=6: curl 61" "$(chaos 5 --compressed "$X/layers?count=6")" '200 0 exit 61'
 check "chaos unknown route: 404" "$(c -o /dev/null -w '%{http_code}' "$X/nope")" 404
 
 # the TLS chaos server: HTTP/2 over TLS (ALPN h2)

@@ -209,6 +209,23 @@ struct ContentDecodingTests {
         #expect(error?.code == .decodingFailed)
     }
 
+    /// A decoder per coding, each byte through all of them: a head naming thousands cost gigabytes. Five pass
+    /// (libcurl's bound too), with `identity` entries not counted; a sixth in any field fails the body typed.
+    @Test func atMostFiveCodingsAreDecoded() throws {
+        var five = HTTPResponse(status: .ok)
+        five.headerFields.append(HTTPField(name: .contentEncoding, value: "gzip, identity, br, identity"))
+        five.headerFields.append(HTTPField(name: .contentEncoding, value: "zstd, deflate, gzip, identity"))
+        #expect(try ContentCoding.codings(of: five) == [.gzip, .brotli, .zstd, .deflate, .gzip])
+        for values in [["gzip, gzip, gzip, gzip, gzip, gzip"], ["gzip, br, zstd", "deflate, gzip", "br"], [Array(repeating: "zstd", count: 40_000).joined(separator: ",")]] {
+            var head = HTTPResponse(status: .ok)
+            for value in values { head.headerFields.append(HTTPField(name: .contentEncoding, value: value)) }
+            let error = #expect(throws: TransportError.self) { try ContentCoding.codings(of: head) }
+            #expect(error?.code == .decodingFailed)
+            #expect(error?.message.contains("more than 5 codings") == true)
+            #expect(ContentCoding.decoding(head).map { (try? $0.get()) == nil } == true)
+        }
+    }
+
     @Test func anUnknownCodingFailsTheFirstRead() async throws {
         let failure = TransportError(.decodingFailed, message: "unknown")
         let body = DecodedResponseBody(source: Pieces(data: Self.hello, pieceSize: 4), codings: .failure(failure), limits: .init())

@@ -7,8 +7,8 @@ import Testing
 
 /// What real networks and broken servers do, against Courier: connections reset at any offset of a body,
 /// corrupt compressed streams, chunked bodies that end early or lie about their sizes, servers that close
-/// right after the head, trickle one byte a second, never read an upload, send heads or trailers without end,
-/// end HTTP/2 streams and connections mid-response, or break the TLS handshake (the chaos server and the TLS chaos server,
+/// right after the head, trickle one byte a second, never read an upload, send heads or trailers without end
+/// or a body under thousands of codings, end HTTP/2 streams and connections mid-response, or break the TLS handshake (the chaos server and the TLS chaos server,
 /// Integration/Servers/README.md).
 ///
 /// Every case must end with a typed error (a `TransportError` code) within a bound derived from its
@@ -173,6 +173,25 @@ struct ChaosTests {
             }
             let control = await attempt(s, try s.makeRequest(.get, "endless?part=few-trailers"), bound: Self.promptBound)
             #expect(control.response?.data == Data("hello".utf8), "\(control.summary)")
+        }
+    }
+
+    // MARK: Content codings stacked many times over
+
+    /// A body compressed once, five times, six times and 1,000 times over, with as many `Content-Encoding:
+    /// deflate` entries: up to five decode byte-exact, as curl decodes them; more fail as `.decodingFailed` at
+    /// once, as curl refuses them (61, "more than 5 content encodings"). Each coding is a decoder that every byte
+    /// passes through: before this bound, 5,000 layers over 100 bytes cost the client 459 MB and 3.4 s.
+    @Test func moreThanFiveCodingsAreRefused() async throws {
+        try await chaosBatch(Servers.chaos, timeouts: Self.prompt, remotePorts: Self.chaosPorts) { s, _ in
+            let text = Data(String(repeating: "layered\n", count: 16).utf8)
+            for count in [0, 1, 5] {
+                let outcome = await attempt(s, try s.makeRequest(.get, "layers?count=\(count)"), bound: Self.promptBound)
+                #expect(outcome.response?.data == text, "\(count) codings: \(outcome.summary)")
+            }
+            for count in [6, 1000] {
+                _ = try await expect(s, "layers?count=\(count)", code: .decodingFailed)
+            }
         }
     }
 
