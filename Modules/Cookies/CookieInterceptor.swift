@@ -11,7 +11,8 @@ import HTTPTypes
 /// var configuration = SessionConfiguration(baseURL: URL(string: "https://shop.example"))
 /// configuration.networkInterceptors = [CookieInterceptor(jar: jar)]
 /// ```
-/// A `Cookie` field the request already has is kept, and the jar's cookies follow it in the same field.
+/// A `Cookie` field the request already has is kept, and the jar's cookies follow it in the same field, as many
+/// as fit in the jar's ``CookieJar/maximumHeaderLength`` with it.
 public struct CookieInterceptor: Interceptor {
     /// Where cookies are kept.
     public let jar: CookieJar
@@ -24,9 +25,9 @@ public struct CookieInterceptor: Interceptor {
     /// Adds the jar's cookies to `request`, sends it, and stores what the response sets.
     public func intercept(_ request: HTTPRequest, body: Body?, context: RequestContext, next: InterceptorNext) async throws -> Response {
         var request = request
-        if let cookies = jar.cookieHeader(for: request) {
-            let own = request.headerFields[values: .cookie].joined(separator: "; ")
-            request.headerFields[.cookie] = own.isEmpty ? cookies : "\(own); \(cookies)"
+        let own = request.headerFields[values: .cookie].joined(separator: "; ")
+        if let cookies = jar.cookieHeader(for: request, after: own) {
+            request.headerFields[.cookie] = cookies
         }
         let response = try await next(request, body: body, context: context)
         jar.store(setCookieFields: response.head.headerFields[values: .setCookie], for: request)

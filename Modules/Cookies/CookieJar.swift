@@ -5,7 +5,7 @@ import HTTPTypes
 /// Cookies kept between requests by the rules browsers follow (RFC 6265bis): `Set-Cookie` parsing
 /// (`Expires`, `Max-Age`, `Domain`, `Path`, `Secure`, `HttpOnly`, `SameSite`), host-only and domain
 /// cookies, public suffixes refused, `__Secure-` and `__Host-` prefixes, expiry, 50 cookies a domain and
-/// 3,000 in all, and the order of the `Cookie` header. In memory; ``write(netscapeFile:now:)`` and
+/// 3,000 in all, the order of the `Cookie` header, and its size (``maximumHeaderLength``). In memory; ``write(netscapeFile:now:)`` and
 /// ``init(netscapeFile:publicSuffixes:)`` share it with curl's `-c` and `-b` files.
 ///
 /// Give it to a session through a ``CookieInterceptor``:
@@ -19,15 +19,24 @@ public final class CookieJar: Sendable {
     private let store: Locked<CookieStore>
     /// The list that refuses cookies for public suffixes.
     public let publicSuffixes: PublicSuffixList
+    /// The longest `Cookie` value a request gets from the jar, its own cookies included: cookies that would take it
+    /// further are not sent (the most specific go first). 8,182 bytes by default, so that the field (`Cookie: ` and
+    /// the value) stays within 8,190 bytes, libcurl's bound, which fits nginx's 8 KiB header buffers and Apache's
+    /// 8,190-byte field limit. Without a bound, any host of a site may set 50 cookies of 4 KiB for the whole site
+    /// (`Domain=example.com`), and every later request to it carries 200 KB, which servers refuse (nginx: `400
+    /// Request Header Or Cookie Too Large`) for as long as the cookies live: up to 400 days.
+    public let maximumHeaderLength: Int
 
     /// A jar holding `cookies`, refusing `Domain` attributes that `publicSuffixes` lists.
     public init(
         cookies: [Cookie] = [],
         publicSuffixes: PublicSuffixList = .system,
         maximumPerDomain: Int = 50,
-        maximumTotal: Int = 3000
+        maximumTotal: Int = 3000,
+        maximumHeaderLength: Int = 8182
     ) {
         self.publicSuffixes = publicSuffixes
+        self.maximumHeaderLength = maximumHeaderLength
         store = Locked(CookieStore(cookies: cookies, maximumPerDomain: maximumPerDomain, maximumTotal: maximumTotal))
     }
 
@@ -71,11 +80,32 @@ public final class CookieJar: Sendable {
         return store.withLock { $0.cookies(for: origin, now: now) }
     }
 
-    /// The `Cookie` header value for `request` (`a=1; b=2`), or `nil` when no cookie goes with it.
+    /// The `Cookie` header value for `request` (`a=1; b=2`), or `nil` when no cookie goes with it. Cookies that
+    /// would take the value past ``maximumHeaderLength`` are left out.
     public func cookieHeader(for request: HTTPRequest, now: Date = Date()) -> String? {
+        cookieHeader(for: request, after: "", now: now)
+    }
+
+    /// `own` (a request's own `Cookie` value, or empty) followed by the jar's cookies for `request` that fit in
+    /// ``maximumHeaderLength`` with it, in order; `nil` when the jar adds none.
+    func cookieHeader(for request: HTTPRequest, after own: String, now: Date = Date()) -> String? {
         guard let origin = CookieOrigin(scheme: request.scheme, authority: request.authority, path: request.path) else { return nil }
         let cookies = store.withLock { $0.cookies(for: origin, now: now) }
-        return cookies.isEmpty ? nil : cookies.map(\.pair).joined(separator: "; ")
+        var value = own
+        var length = own.utf8.count
+        var added = false
+        for cookie in cookies {
+            let pair = cookie.pair
+            let separator = length == 0 ? 0 : 2
+            // A cookie that does not fit is skipped, not the end: a later, smaller one (a session's id behind a
+            // large one set for the whole site) may still fit.
+            guard length + separator + pair.utf8.count <= maximumHeaderLength else { continue }
+            if separator > 0 { value += "; " }
+            value += pair
+            length += separator + pair.utf8.count
+            added = true
+        }
+        return added ? value : nil
     }
 
     /// Drops every cookie.

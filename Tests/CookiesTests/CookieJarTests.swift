@@ -94,4 +94,29 @@ import Testing
         // Another host of the domain gets the domain cookie only.
         #expect(jar.cookieHeader(for: HTTPRequest(method: .get, scheme: "http", authority: "api.shop.test", path: "/")) == "theme=dark")
     }
+
+    /// A host of a site sets ten 3 KB cookies for the whole site (a cookie bomb): a request to the site carries
+    /// what fits in 8,182 bytes, the most specific first, and a small cookie behind the large ones still goes.
+    /// A request's own `Cookie` value counts, and is kept whole however long.
+    @Test func theCookieHeaderStaysWithinItsBound() {
+        let jar = CookieJar(publicSuffixes: PublicSuffixList(suffixes: ["test"]))
+        let big = String(repeating: "x", count: 3000)
+        let url = URL(string: "https://evil.shop.test/")!
+        for index in 0..<10 {   // one a second: the header's order among equal paths is the order of creation
+            jar.store(setCookieFields: ["b\(index)=\(big); Domain=shop.test"], for: url, now: now + Double(index))
+        }
+        jar.store(setCookieFields: ["sid=abc; Domain=shop.test"], for: url, now: now + 10)
+        let request = HTTPRequest(method: .get, scheme: "https", authority: "www.shop.test", path: "/")
+        let later = now + 20
+        let header = jar.cookieHeader(for: request, now: later)
+        #expect(header == "b0=\(big); b1=\(big); sid=abc")
+        #expect((header?.utf8.count ?? 0) <= jar.maximumHeaderLength)
+        #expect(jar.cookieHeader(for: request, after: "own=\(big)", now: later) == "own=\(big); b0=\(big); sid=abc")
+        let long = String(repeating: "o", count: 9000)
+        #expect(jar.cookieHeader(for: request, after: long, now: later) == nil)
+        let unbounded = CookieJar(cookies: jar.allCookies, maximumHeaderLength: .max)
+        let everything = unbounded.cookieHeader(for: request, now: later)
+        let everyLength = 10 * (3 + 3000) + 7 + 10 * 2   // ten "bN=…", "sid=abc", ten "; "
+        #expect(everything?.utf8.count == everyLength)
+    }
 }

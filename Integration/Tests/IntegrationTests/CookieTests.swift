@@ -60,6 +60,25 @@ struct CookieTests {
         #expect(try echoed(output) == ["lang": "swift", "v": "6", "extra": "1"])
     }
 
+    /// A cookie bomb: five cookies of 3,000 bytes set by httpbin for 127.0.0.1 (cookies ignore ports), then a call
+    /// to nginx on the same host. nginx refuses a `Cookie` field past its 8 KiB header buffer (`400 Request Header
+    /// Or Cookie Too Large`, as curl shows with all five in one field); the jar sends what fits, and the call
+    /// succeeds.
+    @Test func aCookieBombDoesNotLockTheClientOutOfTheSite() async throws {
+        let jar = CookieJar()
+        let big = String(repeating: "x", count: 3000)
+        for index in 0..<5 {
+            _ = try await api(jar).data(.get, "response-headers?Set-Cookie=bomb\(index)%3D\(big)")
+        }
+        #expect(jar.allCookies.count == 5)
+        let nginx = session(Servers.nginx) { $0.networkInterceptors = [CookieInterceptor(jar: jar)] }
+        let response = try await nginx.data(.get, "json")
+        #expect(response.status == .ok)
+        let all = jar.allCookies.map(\.pair).joined(separator: "; ")
+        let (status, output) = try await runProcess("/usr/bin/curl", ["-sS", "--max-time", "10", "-o", "/dev/null", "-w", "%{http_code}", "-H", "Cookie: \(all)", "\(Servers.nginx)/json"])
+        #expect(status == 0 && String(decoding: output, as: UTF8.self) == "400")
+    }
+
     @Test(arguments: [false, true])
     func cookiesGoInOneFieldOverHTTP1AndHTTP2(tls: Bool) async throws {
         // swift-http-types splits `Cookie` into one field per cookie; two Cookie fields on HTTP/1.1 reach the
