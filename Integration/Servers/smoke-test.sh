@@ -218,6 +218,7 @@ check "tls-chaos /goaway last=below after 1000: curl 16" "$(h2chaos "$Y/goaway?l
 check "tls-chaos /goaway last=below before the head: curl 16" "$(h2chaos "$Y/goaway?last=below&after=-1")" '000 0 exit 16'
 check "tls-chaos /fields 2 MB of trailers: curl 56" "$(h2chaos "$Y/fields?part=trailers&bytes=2000000")" '200 5 exit 56'
 check "tls-chaos /fields a 2 MB head, one field repeated: curl 56" "$(h2chaos "$Y/fields?part=head&bytes=2000000&same=1")" '000 0 exit 56'
+check "tls-chaos /fields 20,000 103 heads: curl 56" "$(h2chaos "$Y/fields?part=hints&bytes=2000000")" '103 0 exit 56'
 check "tls-chaos /fields 1 KB of trailers" "$(h2chaos "$Y/fields?part=trailers&bytes=1000")" '200 5 exit 0'
 check "tls-chaos /goaway last=stream: the whole body" "$(h2chaos "$Y/goaway?last=stream&after=1000&size=4000000")" '200 4000000 exit 0'
 for fault in alert-handshake-failure alert-internal-error close-after-hello reset-after-hello partial-server-hello stall-after-hello; do

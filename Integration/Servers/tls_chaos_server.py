@@ -31,6 +31,7 @@ HTTP/2 routes (GET; the query parameters are optional)
                             64 MiB), in one header block (HEADERS and as many CONTINUATION frames as it takes):
       part=trailers         a 200 head, the body "hello", then the fields as trailers, which end the stream
       part=head             the fields in the 200 head itself, then the body "hello"
+      part=hints            N / 100 `103 Early Hints` heads of one `link` field each, then a 200 head and "hello"
                             Each field has a name of its own, so HPACK cannot shrink them; with same=1 they are
                             one field repeated, which HPACK sends as an index of a byte or two each.
   /handshake-fault?fault=F  200 with the port (as text) of a TLS listener on 127.0.0.1 (made once per fault)
@@ -238,11 +239,19 @@ def goaway(exchange, stream_id, query):
 
 @route("/fields")
 def fields(exchange, stream_id, query):
-    part = query.choice("part", "trailers", ("trailers", "head"))
+    part = query.choice("part", "trailers", ("trailers", "head", "hints"))
     total = query.integer("bytes", 1 << 20, 0, MAX_FIELDS)
     same = query.integer("same", 0, 0, 1)
     count = total // 100
     many = [("x-field", "f" * 92) if same else ("x-field-%08d" % index, "f" * 83) for index in range(count)]
+    if part == "hints":
+        for index in range(count):
+            exchange.conn.send_headers(stream_id, [(":status", "103"), ("link", "</s%08d.css>; rel=preload" % index + "h" * 60)])
+            if index % 64 == 0:
+                exchange.flush()
+        exchange.send_head(stream_id, 200, [("content-type", "text/plain"), ("content-length", "5")])
+        exchange.send_body(stream_id, b"hello", True)
+        return
     if part == "head":
         exchange.send_head(stream_id, 200, [("content-type", "text/plain"), ("content-length", "5")] + many)
         exchange.send_body(stream_id, b"hello", True)
