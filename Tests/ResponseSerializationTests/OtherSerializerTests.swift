@@ -240,6 +240,19 @@ import Testing
             try PropertyListResponseSerializer().serialize(response(contentType: "application/x-plist", body: deep))
         }
         #expect(error?.detail.contains("deeper than") == true)
+        // The same with a line feed, a tab or an attribute in the tags, which the decoder reads as arrays: the check
+        // once counted only `<array>`, `<array/>` and `<array …>`, and the decoder's recursion crashed the process.
+        for (open, close) in [("<array\n>", "</array>"), ("<array\t>", "</array\n>"), ("<dict\r\n>", "</dict>"), ("<array a=\"x>y\">", "</array>")] {
+            let nested = "<plist version=\"1.0\">" + String(repeating: open, count: 100_000) + String(repeating: close, count: 100_000) + "</plist>"
+            let error = #expect(throws: ResponseSerializationError.self, "\(open)") {
+                try PropertyListResponseSerializer().serialize(response(contentType: "application/x-plist", body: nested))
+            }
+            #expect(error?.detail.contains("deeper than") == true, "\(open)")
+        }
+        // Tags inside comments, CDATA and processing instructions nest nothing.
+        let hidden = String(repeating: "<array>", count: 600)
+        let commented = "<?xml version=\"1.0\"?><!-- \(hidden) --><?pi \(hidden) ?><plist version=\"1.0\"><array><string><![CDATA[\(hidden)]]></string></array></plist>"
+        #expect(try PropertyListResponseSerializer().serialize(response(contentType: "application/x-plist", body: commented)) != nil)
         // A binary plist whose only array holds itself: bplist00, object 0 = array of 1 ref (0).
         var binary = Data("bplist00".utf8)
         binary.append(contentsOf: [0xA1, 0x00])                       // object 0 at offset 8
@@ -252,8 +265,41 @@ import Testing
         #expect(throws: ResponseSerializationError.self) {
             try PropertyListResponseSerializer().serialize(response(contentType: "application/x-plist", data: binary))
         }
+        // The same array naming itself 3 and 1,000,000 times. The depth check once skipped a container with more
+        // references than twice the objects, and the decoder's recursion then crashed the process (3 times, a
+        // 60-byte body); a walk pushing a million children per level would have held gigabytes.
+        for count in [3, 1_000_000] {
+            let error = #expect(throws: ResponseSerializationError.self) {
+                try PropertyListResponseSerializer().serialize(response(contentType: "application/x-plist", data: Self.arrayHoldingItself(count)))
+            }
+            #expect(error?.reason == .invalidPropertyList)
+        }
+        // The decoder takes any `bplist0?` header for binary (found by the `property-list` fuzz target): so does the check.
+        for header in ["bplist01", "bplist0-"] {
+            var binary = Self.arrayHoldingItself(3)
+            binary.replaceSubrange(0..<8, with: Array(header.utf8))
+            let error = #expect(throws: ResponseSerializationError.self, "\(header)") {
+                try PropertyListResponseSerializer().serialize(response(contentType: "application/x-plist", data: binary))
+            }
+            #expect(error?.detail.contains("deeper than") == true, "\(header)")
+        }
         let shallow = #"<plist version="1.0"><array><array/><dict/><array><string>x</string></array></array></plist>"#
         #expect(try PropertyListResponseSerializer().serialize(response(contentType: "application/x-plist", body: shallow)) != nil)
+    }
+
+    /// A binary plist of one array that names itself `count` times (1-byte references).
+    static func arrayHoldingItself(_ count: Int) -> Data {
+        var binary = Data("bplist00".utf8)
+        binary.append(contentsOf: [0xAF, 0x12])   // an array whose length follows as a 4-byte integer
+        binary.append(contentsOf: (0..<4).map { UInt8(truncatingIfNeeded: count >> (24 - 8 * $0)) })
+        binary.append(contentsOf: [UInt8](repeating: 0, count: count))   // object 0: itself
+        let table = binary.count
+        binary.append(0x08)                                      // offset table: object 0 at 8
+        binary.append(contentsOf: [0, 0, 0, 0, 0, 0, 1, 1])      // trailer: sizes 1 and 1
+        binary.append(contentsOf: [0, 0, 0, 0, 0, 0, 0, 1])      // one object
+        binary.append(contentsOf: [0, 0, 0, 0, 0, 0, 0, 0])      // top object 0
+        binary.append(contentsOf: (0..<8).map { UInt8(truncatingIfNeeded: table >> (56 - 8 * $0)) })
+        return binary
     }
 
     @Test func jpegFrameAfterLargeSegmentsAndTIFFDirectoryAfterPixels() throws {

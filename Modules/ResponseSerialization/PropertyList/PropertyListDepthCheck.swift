@@ -6,51 +6,81 @@ import FoundationEssentials
 enum PropertyListDepthCheck {
     /// Deeper documents are refused.
     static let maximumDepth = 512
-    /// Binary plists whose walk visits more objects than this are refused (shared references
-    /// can make a small file a huge tree).
+    /// Binary plists whose walk reaches more objects than this are refused (shared references
+    /// can make a small file a huge tree). Counted as they are found, so the walk's own stack stays
+    /// within this too.
     static let maximumVisits = 1_000_000
 
     /// Throws when `data` nests too deeply; says nothing about other malformations, which the
     /// decoder reports.
     static func check(_ data: Data) throws(ResponseSerializationError) {
         let bytes = data.startIndex == 0 ? data : Data(data)
-        if bytes.starts(with: Array("bplist00".utf8)) {
+        // The decoder reads any `bplist0` and one more byte as binary (CoreFoundation's rule since 10.6), so this
+        // must too: with `bplist00` only, `bplist01` or `bplist0-` took the XML count and reached the decoder unwalked.
+        if bytes.starts(with: Array("bplist0".utf8)) {
             try checkBinary(bytes)
         } else {
             try checkXML(bytes)
         }
     }
 
-    /// Counts open `<array>`/`<dict>` elements (self-closing ones excluded) against closes.
+    /// Counts how deep elements nest: every start tag that does not close itself opens one and every end tag
+    /// closes one, whatever its name or the spaces and attributes inside it (`<array\n>` is an array to the
+    /// decoder, and once passed a check that knew only `<array>`, `<array/>` and `<array ...>`). Comments, CDATA
+    /// sections, processing instructions and declarations are skipped whole, so a tag inside them counts for
+    /// nothing. The bound leaves room for the `plist` element and a leaf inside the deepest container.
     private static func checkXML(_ bytes: Data) throws(ResponseSerializationError) {
         var depth = 0
         var index = 0
         let count = bytes.count
         while index < count {
             guard bytes[index] == UInt8(ascii: "<") else { index += 1; continue }
-            let closing = index + 1 < count && bytes[index + 1] == UInt8(ascii: "/")
-            let nameStart = closing ? index + 2 : index + 1
-            let isContainer = matches("array", at: nameStart, in: bytes) || matches("dict", at: nameStart, in: bytes)
-            var end = nameStart
-            while end < count, bytes[end] != UInt8(ascii: ">") { end += 1 }
-            if isContainer {
-                if closing {
-                    depth -= 1
-                } else if end > 0, end < count, bytes[end - 1] != UInt8(ascii: "/") {
-                    depth += 1
-                    if depth > maximumDepth { throw tooDeep() }
+            if let skipped = skipMarkup(bytes, at: index) {
+                index = skipped
+                continue
+            }
+            // The tag's end: the first `>` outside a quoted attribute value.
+            var end = index + 1
+            var quote: UInt8?
+            while end < count {
+                let byte = bytes[end]
+                if let open = quote {
+                    if byte == open { quote = nil }
+                } else if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") {
+                    quote = byte
+                } else if byte == UInt8(ascii: ">") {
+                    break
                 }
+                end += 1
+            }
+            if index + 1 < count, bytes[index + 1] == UInt8(ascii: "/") {
+                depth -= 1
+            } else if end < count, bytes[end - 1] != UInt8(ascii: "/") {
+                depth += 1
+                if depth > maximumDepth + 2 { throw tooDeep() }
             }
             index = end + 1
         }
     }
 
-    private static func matches(_ name: String, at offset: Int, in bytes: Data) -> Bool {
-        let utf8 = Array(name.utf8)
-        guard offset + utf8.count < bytes.count else { return false }
-        for (position, byte) in utf8.enumerated() where bytes[offset + position] != byte { return false }
-        let next = bytes[offset + utf8.count]
-        return next == UInt8(ascii: ">") || next == UInt8(ascii: "/") || next == UInt8(ascii: " ")
+    /// Where markup that is no element ends (a comment, a CDATA section, a processing instruction, a declaration),
+    /// when one starts at `index`; `nil` for a tag.
+    private static func skipMarkup(_ bytes: Data, at index: Int) -> Int? {
+        for (opening, closing) in [("<!--", "-->"), ("<![CDATA[", "]]>"), ("<?", "?>"), ("<!", ">")] where starts(bytes, with: opening, at: index) {
+            var position = index + opening.utf8.count
+            while position < bytes.count, !starts(bytes, with: closing, at: position) { position += 1 }
+            return position + closing.utf8.count
+        }
+        return nil
+    }
+
+    private static func starts(_ bytes: Data, with text: String, at offset: Int) -> Bool {
+        var position = offset
+        for byte in text.utf8 {
+            guard position < bytes.count, bytes[position] == byte else { return false }
+            position += 1
+        }
+        return true
     }
 
     /// Walks the object graph from the top object without recursion, bounding depth and visits.
@@ -67,13 +97,9 @@ enum PropertyListDepthCheck {
         else { return }   // malformed: the decoder will say so
 
         var stack: [(object: Int, depth: Int)] = [(top, 1)]
-        var visits = 0
+        var visits = 1
         while let (object, depth) = stack.popLast() {
-            visits += 1
             if depth > maximumDepth { throw tooDeep() }
-            if visits > maximumVisits {
-                throw ResponseSerializationError(.invalidPropertyList, detail: "the property list expands to more than \(maximumVisits) objects")
-            }
             guard let offset = integer(bytes, at: table + object * offsetSize, size: offsetSize), offset < trailer else { continue }
             let marker = bytes[offset]
             let kind = marker >> 4
@@ -87,10 +113,18 @@ enum PropertyListDepthCheck {
                 length = value
                 start += 1 + size
             }
+            // A container may name one object many times (an array of a thousand equal strings holds one string
+            // object), so its references are bounded by the bytes they take, not by the count of objects: an array
+            // naming itself three times was once left to the decoder, whose recursion then ran off the stack.
             let references = kind == 0xD ? length * 2 : length
-            guard references >= 0, references <= objects * 2 else { continue }
+            guard start < trailer, references >= 0, references <= (trailer - start) / referenceSize else { continue }
             for position in 0..<references {
-                guard let child = integer(bytes, at: start + position * referenceSize, size: referenceSize), child < objects else { break }
+                // A reference out of range fails the decoder when it reaches it, maybe after the others: walk them all.
+                guard let child = integer(bytes, at: start + position * referenceSize, size: referenceSize), child < objects else { continue }
+                visits += 1
+                if visits > maximumVisits {
+                    throw ResponseSerializationError(.invalidPropertyList, detail: "the property list expands to more than \(maximumVisits) objects")
+                }
                 stack.append((child, depth + 1))
             }
         }

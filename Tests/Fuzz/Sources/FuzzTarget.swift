@@ -32,6 +32,7 @@ enum FuzzTargets {
         CookiesFuzz.self,
         CacheFuzz.self,
         LogRedactionFuzz.self,
+        PropertyListFuzz.self,
     ]
 
     /// The target named `name`.
