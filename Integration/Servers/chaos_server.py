@@ -57,6 +57,12 @@ Routes (GET, or any method; the answers are the same)
       part=few-trailers     the control: the same body with three trailer fields and the blank line after them
   /layers?count=N           200 with "layered\\n" * 16 compressed N times over (zlib, `Content-Encoding: deflate` N
                             times, in fields of at most 1,000), N from 0 to 5000 (default 6).
+  /transfer-coding?te=T&content=C
+                            200 with "transfer coded\\n" * 200 under `Transfer-Encoding: T`, T one of gzip,chunked (the
+                            default), gzip, deflate,chunked, foo,chunked and chunked, the codings applied in order
+                            (deflate as zlib; foo leaves the bytes unchanged: a coding the client cannot know);
+                            without chunked last the body ends with the connection. content=gzip compresses it first
+                            and says so in `Content-Encoding`.
   anything else             404 with a plain-text list of the routes; a bad parameter: 400.
 
 What curl 7.88 (the command-line tool) reports for each is in Integration/Servers/README.md.
@@ -67,6 +73,7 @@ It listens on 127.0.0.1 only (any other --host is refused) and exits on SIGTERM 
 
 import random
 import socket
+import gzip
 import time
 import zlib
 from urllib.parse import urlsplit
@@ -275,6 +282,38 @@ def layers(sock, method, query_text):
         ("Content-Length", str(len(body))),
         ("Connection", "close"),
     ] + fields) + body)
+
+
+def transfer_coded(body, names):
+    """`body` with the codings `names` applied in order: gzip, deflate (zlib), chunked; any other name leaves the
+    bytes as they are (a coding the client cannot know)."""
+    for name in names:
+        if name == "gzip":
+            body = gzip.compress(body, mtime=0)
+        elif name == "deflate":
+            body = zlib.compress(body)
+        elif name == "chunked":
+            body = b"".join(b"%x\r\n" % len(body[i:i + CHUNK]) + body[i:i + CHUNK] + b"\r\n"
+                            for i in range(0, len(body), CHUNK)) + b"0\r\n\r\n"
+    return body
+
+
+TRANSFER_CODINGS = ("gzip,chunked", "gzip", "deflate,chunked", "foo,chunked", "chunked")
+
+
+@route("/transfer-coding")
+def transfer_coding(sock, method, query_text):
+    query = Query(query_text)
+    chosen = query.choice("te", "gzip,chunked", TRANSFER_CODINGS)
+    transfer = chosen.split(",")
+    content = query.choice("content", "none", ("none", "gzip"))
+    body = b"transfer coded\n" * 200
+    headers = [("Content-Type", "text/plain"), ("Connection", "close")]
+    if content == "gzip":
+        body = gzip.compress(body, mtime=0)
+        headers.append(("Content-Encoding", "gzip"))
+    headers.append(("Transfer-Encoding", ", ".join(transfer)))
+    sock.sendall(head_bytes("200 OK", headers) + transfer_coded(body, transfer))
 
 
 READS_BODY = {"/no-read": False}

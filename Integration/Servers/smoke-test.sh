@@ -199,6 +199,8 @@ check "chaos /endless part=trailers, 16 MiB: curl 18" "$(chaos 5 "$X/endless?par
 check "chaos /endless part=few-trailers" "$(c "$X/endless?part=few-trailers")" hello
 check "chaos /layers count=5: curl decodes" "$(c --compressed "$X/layers?count=5" | head -n1)" layered
 check "chaos /layers count=6: curl 61" "$(chaos 5 --compressed "$X/layers?count=6")" '200 0 exit 61'
+check "chaos /transfer-coding gzip,chunked: curl decodes" "$(c "$X/transfer-coding?te=gzip,chunked" | head -n1)" 'transfer coded'
+check "chaos /transfer-coding foo,chunked: curl 61" "$(chaos 5 "$X/transfer-coding?te=foo,chunked")" '200 0 exit 61'
 check "chaos unknown route: 404" "$(c -o /dev/null -w '%{http_code}' "$X/nope")" 404
 
 # the TLS chaos server: HTTP/2 over TLS (ALPN h2)

@@ -62,8 +62,11 @@ public final class CurlTransport: Transport, CallerExecutorTransport {
         /// ``responseBufferSize``) and the body's reader pulls decoded bytes 64 KiB at a time, so a
         /// slow reader never makes the transport buffer a body's decoded size. The response's head is
         /// left as the server sent it (`Content-Encoding`, `Content-Length` of the encoded body).
+        ///
+        /// Off, bodies arrive as the server encoded them, but for a transfer coding (`Transfer-Encoding: gzip`),
+        /// which belongs to the connection, not to the body, and is undone either way.
         public var automaticDecompression = true
-        /// Limits on what a compressed body may decode to (``automaticDecompression`` only).
+        /// Limits on what a compressed body may decode to.
         public var decompressionLimits = DecompressionLimits()
         /// A proxy URL, e.g. `http://127.0.0.1:3128`; `nil` ignores the `http_proxy` variables.
         public var proxy: String?

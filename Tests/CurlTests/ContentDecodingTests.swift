@@ -209,6 +209,30 @@ struct ContentDecodingTests {
         #expect(error?.code == .decodingFailed)
     }
 
+    /// Transfer codings (but `chunked`, which libcurl undoes) follow the content codings, since a server applies
+    /// them last; they are undone even when content codings are kept; one Courier cannot decode fails the body.
+    @Test func transferCodingsFollowTheContentCodings() throws {
+        var head = HTTPResponse(status: .ok)
+        head.headerFields.append(HTTPField(name: .contentEncoding, value: "br"))
+        head.headerFields.append(HTTPField(name: .transferEncoding, value: "gzip, chunked"))
+        #expect(try ContentCoding.codings(of: head) == [.brotli, .gzip])
+        #expect(try ContentCoding.codings(of: head, includingContent: false) == [.gzip])
+        var plain = HTTPResponse(status: .ok)
+        plain.headerFields[.transferEncoding] = "chunked"
+        #expect(ContentCoding.decoding(plain) == nil)
+        var unknown = HTTPResponse(status: .ok)
+        unknown.headerFields[.transferEncoding] = "foo, chunked"
+        for includingContent in [true, false] {
+            let error = #expect(throws: TransportError.self) { try ContentCoding.codings(of: unknown, includingContent: includingContent) }
+            #expect(error?.code == .decodingFailed)
+            #expect(error?.message.contains("Transfer-Encoding") == true)
+        }
+        var stacked = HTTPResponse(status: .ok)
+        stacked.headerFields.append(HTTPField(name: .contentEncoding, value: "gzip, br, zstd"))
+        stacked.headerFields.append(HTTPField(name: .transferEncoding, value: "gzip, deflate, gzip, chunked"))
+        #expect(throws: TransportError.self) { try ContentCoding.codings(of: stacked) }   // six in all
+    }
+
     /// A decoder per coding, each byte through all of them: a head naming thousands cost gigabytes. Five pass
     /// (libcurl's bound too), with `identity` entries not counted; a sixth in any field fails the body typed.
     @Test func atMostFiveCodingsAreDecoded() throws {

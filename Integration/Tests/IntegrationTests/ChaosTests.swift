@@ -8,7 +8,7 @@ import Testing
 /// What real networks and broken servers do, against Courier: connections reset at any offset of a body,
 /// corrupt compressed streams, chunked bodies that end early or lie about their sizes, servers that close
 /// right after the head, trickle one byte a second, never read an upload, send heads or trailers without end
-/// or a body under thousands of codings, end HTTP/2 streams and connections mid-response, or break the TLS handshake (the chaos server and the TLS chaos server,
+/// or a body under thousands of codings or a transfer coding, end HTTP/2 streams and connections mid-response, or break the TLS handshake (the chaos server and the TLS chaos server,
 /// Integration/Servers/README.md).
 ///
 /// Every case must end with a typed error (a `TransportError` code) within a bound derived from its
@@ -193,6 +193,37 @@ struct ChaosTests {
                 _ = try await expect(s, "layers?count=\(count)", code: .decodingFailed)
             }
         }
+    }
+
+    // MARK: Transfer codings
+
+    /// A body under `Transfer-Encoding: gzip, chunked`, `gzip` (ended by the connection's close), `deflate, chunked`
+    /// or `chunked` arrives decoded, as curl decodes it, with automatic decompression on or off (a transfer coding
+    /// belongs to the connection); one under a coding nobody knows (`foo, chunked`) fails `.decodingFailed`, as curl
+    /// refuses it (61). Under a content coding as well, decompression off keeps the content coding and undoes the
+    /// transfer coding. Before, such bodies arrived still compressed, with nothing in the head to say so.
+    @Test func transferCodingsAreUndone() async throws {
+        let text = Data(String(repeating: "transfer coded\n", count: 200).utf8)
+        let raw = try transport { $0.automaticDecompression = false }
+        try await chaosBatch(Servers.chaos, timeouts: Self.prompt, remotePorts: Self.chaosPorts) { s, _ in
+            let undecoded = session(Servers.chaos, transport: raw) { $0.timeouts = Self.prompt }
+            for te in ["gzip,chunked", "gzip", "deflate,chunked", "chunked"] {
+                for (label, client) in [("decoding", s), ("not decoding", undecoded)] {
+                    let outcome = await attempt(client, try client.makeRequest(.get, "transfer-coding?te=\(te)"), bound: Self.promptBound)
+                    #expect(outcome.response?.data == text, "\(te), \(label): \(outcome.summary)")
+                }
+            }
+            for client in [s, undecoded] {
+                _ = try await expect(client, "transfer-coding?te=foo,chunked", code: .decodingFailed)
+            }
+            let both = "transfer-coding?te=gzip,chunked&content=gzip"
+            let decoded = await attempt(s, try s.makeRequest(.get, both), bound: Self.promptBound)
+            #expect(decoded.response?.data == text, "\(decoded.summary)")
+            let kept = await attempt(undecoded, try undecoded.makeRequest(.get, both), bound: Self.promptBound)
+            #expect(kept.response?.data.starts(with: [0x1F, 0x8B]) == true && kept.response?.data != text, "\(kept.summary)")
+            #expect(kept.response?.head.headerFields[.contentEncoding] == "gzip")
+        }
+        await raw.shutdown()
     }
 
     // MARK: Servers that close right after the head

@@ -26,43 +26,54 @@ enum ContentCoding: Sendable, Hashable {
     /// and 459 MB. Servers apply one, rarely two; libcurl refuses more than 5 for the same reason (CVE-2023-23916).
     static let maximumCount = 5
 
-    /// The codings of a response, in the order the server applied them (so decoding runs them
-    /// backwards); `identity` entries are dropped. Every `Content-Encoding` field counts.
+    /// The codings of a response, in the order the server applied them (so decoding runs them backwards): its
+    /// content codings (`Content-Encoding`, every field), then its transfer codings (`Transfer-Encoding` but
+    /// `chunked`, which libcurl undoes), which a server applies last; `identity` entries are dropped. A transfer
+    /// coding is the connection's, not the representation's, so it is undone even when the content codings are
+    /// kept (`includingContent` false): `Transfer-Encoding: gzip, chunked` once reached the caller as gzip bytes.
     /// - Throws: ``CourierCore/TransportError`` with `.decodingFailed` for a coding it cannot decode, or for more
     ///   than ``maximumCount`` codings.
-    static func codings(of head: HTTPResponse) throws -> [ContentCoding] {
-        var codings: [ContentCoding] = []
-        for field in head.headerFields where field.name.matches(.contentEncoding) {
+    static func codings(of head: HTTPResponse, includingContent: Bool = true) throws -> [ContentCoding] {
+        var content: [ContentCoding] = []
+        var transfer: [ContentCoding] = []
+        for field in head.headerFields {
+            let isContent = field.name.matches(.contentEncoding)
+            guard isContent ? includingContent : field.name.matches(.transferEncoding) else { continue }
             for token in field.value.split(separator: ",") {
-                let name = token.trimmingOptionalWhitespace().lowercased()
-                if name != "", name != "identity", codings.count == maximumCount {
-                    throw TransportError(
-                        .decodingFailed,
-                        message: "the response's Content-Encoding names more than \(maximumCount) codings, the most Courier decodes (as libcurl)"
-                    )
-                }
+                // A transfer coding may carry parameters (RFC 9112 §7); none of those named here has any.
+                let name = (isContent ? token : token.prefix { $0 != ";" }).trimmingOptionalWhitespace().lowercased()
+                let coding: ContentCoding
                 switch name {
                 case "", "identity": continue
-                case "gzip", "x-gzip": codings.append(.gzip)
-                case "deflate": codings.append(.deflate)
-                case "br": codings.append(.brotli)
-                case "zstd": codings.append(.zstd)
+                case "chunked" where !isContent: continue
+                case "gzip", "x-gzip": coding = .gzip
+                case "deflate": coding = .deflate
+                case "br": coding = .brotli
+                case "zstd": coding = .zstd
                 default:
                     throw TransportError(
                         .decodingFailed,
-                        message: "the response's Content-Encoding \"\(field.value)\" names \"\(name)\", which Courier cannot decode (it decodes \(acceptEncoding))"
+                        message: "the response's \(field.name) \"\(field.value)\" names \"\(name)\", which Courier cannot decode (it decodes \(acceptEncoding))"
                     )
                 }
+                if content.count + transfer.count == maximumCount {
+                    throw TransportError(
+                        .decodingFailed,
+                        message: "the response's Content-Encoding and Transfer-Encoding name more than \(maximumCount) codings, the most Courier decodes (as libcurl)"
+                    )
+                }
+                if isContent { content.append(coding) } else { transfer.append(coding) }
             }
         }
-        return codings
+        return content + transfer
     }
 
     /// What a response body is to be decoded with: `nil` when it is sent as it is, otherwise its
-    /// codings, or the error its first read throws (an unknown coding fails the body, not the head).
-    static func decoding(_ head: HTTPResponse) -> Result<[ContentCoding], any Error>? {
+    /// codings, or the error its first read throws (an unknown coding fails the body, not the head). Without
+    /// `includingContent`, only its transfer codings.
+    static func decoding(_ head: HTTPResponse, includingContent: Bool = true) -> Result<[ContentCoding], any Error>? {
         do {
-            let codings = try codings(of: head)
+            let codings = try codings(of: head, includingContent: includingContent)
             return codings.isEmpty ? nil : .success(codings)
         } catch {
             return .failure(error)

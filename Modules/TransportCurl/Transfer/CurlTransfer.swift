@@ -410,8 +410,10 @@ final class CurlTransfer: @unchecked Sendable {
         if ending != nil { reportMetrics() }
         let hasNoBody = request.method == .head || [204, 304].contains(head.status.code)
         let codings: Result<[ContentCoding], any Error>?
-        if hasNoBody || !options.automaticDecompression {
+        if hasNoBody {
             codings = nil
+        } else if !options.automaticDecompression {
+            codings = ContentCoding.decoding(head, includingContent: false)
         } else if let template {
             codings = template.decoding
         } else {
