@@ -283,16 +283,26 @@ import Testing
             }
             #expect(error?.detail.contains("deeper than") == true, "\(header)")
         }
+        // An array whose count is an 8-byte 2^64 - 1: Foundation's decoder traps on a count past Int.max (found by
+        // the fuzz target); the check refuses lengths the file cannot hold.
+        let huge = Self.binaryPlist(holding: [0xAF, 0x13, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x00])
+        #expect(throws: ResponseSerializationError.self) {
+            try PropertyListResponseSerializer().serialize(response(contentType: "application/x-plist", data: huge))
+        }
         let shallow = #"<plist version="1.0"><array><array/><dict/><array><string>x</string></array></array></plist>"#
         #expect(try PropertyListResponseSerializer().serialize(response(contentType: "application/x-plist", body: shallow)) != nil)
     }
 
     /// A binary plist of one array that names itself `count` times (1-byte references).
     static func arrayHoldingItself(_ count: Int) -> Data {
+        // An array whose length follows as a 4-byte integer, then `count` references to object 0: itself.
+        binaryPlist(holding: [0xAF, 0x12] + (0..<4).map { UInt8(truncatingIfNeeded: count >> (24 - 8 * $0)) } + [UInt8](repeating: 0, count: count))
+    }
+
+    /// A binary plist whose only object, the top one, is `object` (its marker and bytes), with 1-byte references.
+    static func binaryPlist(holding object: [UInt8]) -> Data {
         var binary = Data("bplist00".utf8)
-        binary.append(contentsOf: [0xAF, 0x12])   // an array whose length follows as a 4-byte integer
-        binary.append(contentsOf: (0..<4).map { UInt8(truncatingIfNeeded: count >> (24 - 8 * $0)) })
-        binary.append(contentsOf: [UInt8](repeating: 0, count: count))   // object 0: itself
+        binary.append(contentsOf: object)
         let table = binary.count
         binary.append(0x08)                                      // offset table: object 0 at 8
         binary.append(contentsOf: [0, 0, 0, 0, 0, 0, 1, 1])      // trailer: sizes 1 and 1

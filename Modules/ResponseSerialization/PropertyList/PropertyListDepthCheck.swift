@@ -103,21 +103,32 @@ enum PropertyListDepthCheck {
             guard let offset = integer(bytes, at: table + object * offsetSize, size: offsetSize), offset < trailer else { continue }
             let marker = bytes[offset]
             let kind = marker >> 4
-            guard kind == 0xA || kind == 0xC || kind == 0xD else { continue }   // array, set, dictionary
+            // Data (4), strings (5, 6), arrays (A), sets (C), dictionaries (D): a length, in the marker's low bits
+            // or, when those are all set, as an integer object after it.
+            guard [0x4, 0x5, 0x6, 0xA, 0xC, 0xD].contains(kind) else { continue }
             var length = Int(marker & 0x0F)
             var start = offset + 1
             if length == 0x0F {
-                guard start < trailer, bytes[start] >> 4 == 0x1 else { continue }
+                // Foundation's decoder traps on a container count past `Int.max` (an 8-byte or 16-byte length of
+                // `FF…`, found by the `property-list` fuzz target): a length must be an integer of 1, 2, 4, 8 or 16
+                // bytes whose value fits the file.
+                guard start < trailer, bytes[start] >> 4 == 0x1, bytes[start] & 0x0F <= 4 else { throw impossibleLength() }
                 let size = 1 << Int(bytes[start] & 0x0F)
-                guard size <= 8, let value = integer(bytes, at: start + 1, size: size) else { continue }
+                guard start + 1 + size <= trailer else { throw impossibleLength() }
+                if size == 16 {
+                    for position in 0..<8 where bytes[start + 1 + position] != 0 { throw impossibleLength() }
+                }
+                guard let value = integer(bytes, at: start + 1 + size - min(size, 8), size: min(size, 8)) else { throw impossibleLength() }
                 length = value
                 start += 1 + size
             }
+            let unit = kind == 0x6 ? 2 : kind == 0xD ? 2 * referenceSize : kind >= 0xA ? referenceSize : 1
+            guard start <= trailer, length <= (trailer - start) / unit else { throw impossibleLength() }
+            guard kind >= 0xA else { continue }
             // A container may name one object many times (an array of a thousand equal strings holds one string
             // object), so its references are bounded by the bytes they take, not by the count of objects: an array
             // naming itself three times was once left to the decoder, whose recursion then ran off the stack.
             let references = kind == 0xD ? length * 2 : length
-            guard start < trailer, references >= 0, references <= (trailer - start) / referenceSize else { continue }
             for position in 0..<references {
                 // A reference out of range fails the decoder when it reaches it, maybe after the others: walk them all.
                 guard let child = integer(bytes, at: start + position * referenceSize, size: referenceSize), child < objects else { continue }
@@ -128,6 +139,10 @@ enum PropertyListDepthCheck {
                 stack.append((child, depth + 1))
             }
         }
+    }
+
+    private static func impossibleLength() -> ResponseSerializationError {
+        ResponseSerializationError(.invalidPropertyList, detail: "an object of the property list has a length its bytes cannot hold")
     }
 
     /// A big-endian unsigned integer of `size` bytes at `offset`, or `nil` out of bounds.
