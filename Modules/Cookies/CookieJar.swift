@@ -5,8 +5,8 @@ import HTTPTypes
 /// Cookies kept between requests by the rules browsers follow (RFC 6265bis): `Set-Cookie` parsing
 /// (`Expires`, `Max-Age`, `Domain`, `Path`, `Secure`, `HttpOnly`, `SameSite`), host-only and domain
 /// cookies, public suffixes refused, `__Secure-` and `__Host-` prefixes, expiry, 50 cookies a domain and
-/// 3,000 in all, the order of the `Cookie` header, and its size (``maximumHeaderLength``). In memory; ``write(netscapeFile:now:)`` and
-/// ``init(netscapeFile:publicSuffixes:)`` share it with curl's `-c` and `-b` files.
+/// 3,000 in all, the order of the `Cookie` header and its size (``maximumHeaderLength``). In memory;
+/// ``write(netscapeFile:now:)`` and ``init(netscapeFile:publicSuffixes:)`` share it with curl's `-c` and `-b` files.
 ///
 /// Give it to a session through a ``CookieInterceptor``:
 ///

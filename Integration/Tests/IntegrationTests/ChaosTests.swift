@@ -8,7 +8,8 @@ import Testing
 /// What real networks and broken servers do, against Courier: connections reset at any offset of a body,
 /// corrupt compressed streams, chunked bodies that end early or lie about their sizes, servers that close
 /// right after the head, trickle one byte a second, never read an upload, send heads or trailers without end
-/// or a body under thousands of codings or a transfer coding, end HTTP/2 streams and connections mid-response, or break the TLS handshake (the chaos server and the TLS chaos server,
+/// or a body under thousands of codings or a transfer coding, end HTTP/2 streams and connections
+/// mid-response, or break the TLS handshake (the chaos server and the TLS chaos server,
 /// Integration/Servers/README.md).
 ///
 /// Every case must end with a typed error (a `TransportError` code) within a bound derived from its
