@@ -9,18 +9,6 @@ struct DownloadTests {
         DownloadFileName.suggested(contentDisposition: disposition, url: url.flatMap(URL.init(string:)), contentType: type)
     }
 
-    @Test func contentDispositionNamesTheFile() {
-        #expect(name(#"attachment; filename="report.pdf""#, "http://h/download?id=3") == "report.pdf")
-        #expect(name("attachment; filename=plain.txt", "http://h/x") == "plain.txt")
-        #expect(name(#"attachment; filename="a \"quoted\" name.txt"; size=3"#, nil) == #"a "quoted" name.txt"#)
-        #expect(name("inline; FileName=upper.csv", nil) == "upper.csv")
-    }
-
-    @Test func theExtendedFilenameWins() {
-        #expect(name(#"attachment; filename="fallback.txt"; filename*=UTF-8''na%C3%AFve%20file.txt"#, nil) == "naïve file.txt")
-        #expect(name(#"attachment; filename*=ISO-8859-1''x.txt; filename="kept.txt""#, nil) == "kept.txt")
-    }
-
     @Test func theURLsLastSegmentIsTheFallback() {
         #expect(name(nil, "http://h/files/1m.bin") == "1m.bin")
         #expect(name("attachment", "http://h/files/my%20file.tar.gz?x=1") == "my file.tar.gz")
@@ -29,23 +17,11 @@ struct DownloadTests {
     }
 
     @Test func namesAreNeverPathsOrHidden() {
+        // The rules are Core's SuggestedFileName (SuggestedFileNameTests); these check `-d` applies them.
         #expect(name(#"attachment; filename="../../etc/passwd""#, nil) == "passwd")
-        #expect(name(#"attachment; filename="..\\..\\boot.ini""#, nil) == "boot.ini")
         #expect(name(#"attachment; filename=".bashrc""#, nil) == "bashrc")
         #expect(name(#"attachment; filename="..""#, "http://h/real.bin") == "real.bin")
-        #expect(name("attachment; filename=\"a\u{01}b.txt\"", nil) == "ab.txt")
-        #expect(DownloadFileName.sanitized(String(repeating: "x", count: 300)).utf8.count == 255)
-    }
-
-    @Test func aMarkJoiningASlashOrADotHidesNeither() {
-        // Found by the content-disposition fuzz target's long run: U+0600 (a prepended mark) and "/" are one
-        // character, so a split by characters kept the "/" and the name was a path.
-        #expect(DownloadFileName.sanitized("\u{600}/c") == "c")
-        #expect(DownloadFileName.sanitized("a\u{600}/../\u{600}/etc") == "etc")
-        #expect(DownloadFileName.sanitized(".\u{301}hidden") == "\u{301}hidden")
-        for name in ["x\u{600}/y", "\u{600}\\y", "/\u{301}y"] {
-            #expect(!DownloadFileName.sanitized(name).unicodeScalars.contains { $0 == "/" || $0 == "\\" }, "\(name.debugDescription)")
-        }
+        #expect(name(#"attachment; filename="..""#, "http://h/..%2F..") == "index")
     }
 
     @Test func aNameWithoutExtensionGetsOneFromWellKnownTypes() {
@@ -62,7 +38,6 @@ struct DownloadTests {
         let name = DownloadFileName.suggested(contentDisposition: "attachment; filename=\"\(long)\"", url: nil, contentType: "text/html")
         #expect(name.utf8.count <= 255)
         #expect(name.hasSuffix(".html") && name.hasPrefix("éé"))
-        #expect(DownloadFileName.sanitized(long).utf8.count == 254)
     }
 
     @Test func existingFilesAreNeverOverwritten() {

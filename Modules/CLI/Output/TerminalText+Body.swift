@@ -1,3 +1,5 @@
+import CourierCore
+
 extension TerminalText {
     /// Whether a body may be written to a terminal as it is.
     enum BodyVerdict: Equatable, Sendable {
@@ -67,7 +69,7 @@ extension TerminalText {
                 }
                 switch StrictUTF8.decode(buffer, at: index) {
                 case .scalar(let scalar, let length):
-                    if TerminalText.isControl(scalar) { return .controlCharacters }
+                    if scalar.isControlCharacter { return .controlCharacters }
                     index += length
                 case .invalid:
                     // A raw C1 byte: an 8-bit terminal takes 0x9B as CSI. Other bad bytes past

@@ -1,3 +1,5 @@
+import CourierCore
+
 /// Server-controlled text made safe to show on a terminal: a header value, a reason phrase, a
 /// URL from `Location`, a file name from `Content-Disposition` could otherwise hold escape
 /// sequences that retitle the window, write the clipboard (OSC 52), fake hyperlinks (OSC 8) or
@@ -34,22 +36,7 @@ enum TerminalText {
 
     /// True for a character shown escaped: a control character but tab, or a bidi control.
     static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
-        (isControl(scalar) && scalar != "\t") || isBidiControl(scalar)
-    }
-
-    /// C0 (U+0000–U+001F, tab and newline included), DEL and C1 (U+0080–U+009F, where CSI
-    /// U+009B and OSC U+009D start sequences on their own).
-    static func isControl(_ scalar: Unicode.Scalar) -> Bool {
-        scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
-    }
-
-    /// The bidi embeddings and overrides (U+202A–U+202E), isolates (U+2066–U+2069) and marks
-    /// (U+200E, U+200F, U+061C): invisible, they reorder what follows them on screen.
-    static func isBidiControl(_ scalar: Unicode.Scalar) -> Bool {
-        switch scalar.value {
-        case 0x202A...0x202E, 0x2066...0x2069, 0x200E, 0x200F, 0x061C: return true
-        default: return false
-        }
+        (scalar.isControlCharacter && scalar != "\t") || scalar.isBidiControl
     }
 
     private static func isPlainASCII(_ byte: UInt8) -> Bool {
@@ -75,7 +62,7 @@ enum TerminalText {
     }
 
     private static func append(_ scalar: Unicode.Scalar, to output: inout String) {
-        if isBidiControl(scalar) {
+        if scalar.isBidiControl {
             output += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
         } else if needsEscape(scalar) {
             output += hex(UInt8(scalar.value))

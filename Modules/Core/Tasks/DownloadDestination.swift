@@ -22,7 +22,8 @@ public struct DownloadDestination: Sendable {
     /// The move options.
     public var options: Options
 
-    /// A destination computed from the response head and the suggested file name.
+    /// A destination computed from the response head and the suggested file name (made safe by
+    /// ``SuggestedFileName``, `download` when the response suggests none).
     public init(options: Options = [], _ resolve: @escaping @Sendable (_ response: HTTPResponse, _ suggestedFilename: String) -> URL) {
         self.resolve = resolve
         self.options = options
@@ -33,29 +34,16 @@ public struct DownloadDestination: Sendable {
         self.init(options: options) { _, _ in url }
     }
 
-    /// The suggested file name (from `Content-Disposition`, else the URL's last path segment)
-    /// inside `directory`.
+    /// The suggested file name inside `directory`: ``SuggestedFileName`` of the response's
+    /// `Content-Disposition`, else of the URL's last path segment, else `download`. Whatever the
+    /// server sends, the file is an entry of `directory` itself, never a hidden one.
     public static func suggested(in directory: URL, options: Options = [.createIntermediateDirectories]) -> DownloadDestination {
         DownloadDestination(options: options) { _, name in directory.appending(path: name) }
     }
 
-    /// A safe file name for a response: `Content-Disposition`'s `filename`, else the last path
-    /// segment of the request, else `download`; never a path.
+    /// The name a download is given in ``suggested(in:options:)``: ``SuggestedFileName`` of the
+    /// response's `Content-Disposition` and the request's URL, else `download`; never a path.
     static func suggestedFilename(for response: HTTPResponse, request: HTTPRequest) -> String {
-        var candidate: String?
-        if let disposition = response.headerFields[.contentDisposition],
-           let range = disposition.firstRange(of: "filename=") {
-            var value = disposition[range.upperBound...].prefix { $0 != ";" }
-            value = value.drop { $0 == " " || $0 == "\"" }
-            while value.last == "\"" || value.last == " " { value = value.dropLast() }
-            candidate = String(value)
-        }
-        if candidate?.isEmpty ?? true {
-            candidate = request.url?.lastPathComponent
-        }
-        let cleaned = (candidate ?? "")
-            .split(separator: "/").last.map(String.init)?
-            .filter { $0 != "\0" } ?? ""
-        return cleaned.isEmpty || cleaned == "." || cleaned == ".." ? "download" : cleaned
+        SuggestedFileName.from(contentDisposition: response.headerFields[.contentDisposition], url: request.url) ?? "download"
     }
 }

@@ -1,10 +1,12 @@
 @testable import CourierCLI
+import CourierCore
 @testable import CourierMultipart
 import Foundation
 
-/// File names from servers and for forms. `DownloadFileName` (the name `courier -d` writes, from a
-/// server's `Content-Disposition` and URL) never gives a path, a hidden or empty name, a name with control
-/// or bidi characters, or one longer than a file system allows, whatever the header says.
+/// File names from servers and for forms. `SuggestedFileName` (the name a library download to
+/// `.suggested(in:)` gets) and `DownloadFileName` (the name `courier -d` writes, from it) never give a path,
+/// a hidden or empty name, a name with control or bidi characters, or one longer than a file system allows,
+/// whatever the header and URL say.
 /// `DispositionEscaping` (a form's field and file names) never lets a quote, CR, LF or NUL through, and changes
 /// nothing else.
 enum ContentDispositionFuzz: FuzzTarget {
@@ -15,11 +17,12 @@ enum ContentDispositionFuzz: FuzzTarget {
         let urlPath = input.string(upTo: 64)
         let header = String(decoding: input.rest(), as: UTF8.self)
 
-        _ = DownloadFileName.filename(fromDisposition: header)
+        _ = SuggestedFileName.filename(fromDisposition: header)
         let url = URL(string: "http://127.0.0.1/" + (urlPath.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? ""))
+        if let suggested = SuggestedFileName.from(contentDisposition: header, url: url) { check(suggested, from: header) }
         let name = DownloadFileName.suggested(contentDisposition: header, url: url, contentType: contentType.isEmpty ? nil : contentType)
         check(name, from: header)
-        check(DownloadFileName.sanitized(header), from: header, mayBeEmpty: true)
+        check(SuggestedFileName.sanitized(header), from: header, mayBeEmpty: true)
 
         let escaped = DispositionEscaping.escape(header)
         let escapable: (UInt8) -> Bool = { $0 == 0x22 || $0 == 0x0D || $0 == 0x0A || $0 == 0 }
@@ -29,14 +32,14 @@ enum ContentDispositionFuzz: FuzzTarget {
         }
     }
 
-    /// The properties of a file name `courier -d` may create.
+    /// The properties of a file name a download may create.
     static func check(_ name: String, from header: String, mayBeEmpty: Bool = false) {
         precondition(mayBeEmpty || !name.isEmpty, "an empty file name from \(header.debugDescription)")
         // Scalars, not characters: the file system sees bytes, and a mark can join a "/" or "." into another character.
         precondition(!name.unicodeScalars.contains { $0 == "/" || $0 == "\\" }, "a path \(name.debugDescription) from \(header.debugDescription)")
         precondition(name.unicodeScalars.first != ".", "a hidden or dot name \(name.debugDescription)")
         precondition(name.utf8.count <= 255, "a name of \(name.utf8.count) bytes, longer than a file system allows")
-        precondition(!name.unicodeScalars.contains { TerminalText.isControl($0) || TerminalText.isBidiControl($0) },
+        precondition(!name.unicodeScalars.contains { $0.isControlCharacter || $0.isBidiControl },
                      "control or bidi characters in \(name.debugDescription)")
     }
 }
