@@ -5,7 +5,8 @@ import HTTPTypes
 import Testing
 
 /// What a server can do to the files a download makes: name them (httpbin's `/response-headers` sends any
-/// `Content-Disposition`).
+/// `Content-Disposition`), and, while a body arrives or a partial one waits for a resume, have them sit in the
+/// temporary directory every user of the machine shares.
 @Suite("Download safety")
 struct DownloadSafetyTests {
     /// A `Content-Disposition` a server sends, and the name the file must get in the chosen directory.
@@ -42,5 +43,68 @@ struct DownloadSafetyTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path(percentEncoded: false)) == [example.expected])
         #expect(try FileManager.default.contentsOfDirectory(atPath: parent.path(percentEncoded: false)) == ["downloads"])
         #expect(try Data(contentsOf: response.fileURL).count > 0)
+    }
+
+    /// The body of a download while it arrives (nginx's `/slow-files/` paces 1 MiB over about two seconds), a
+    /// partial file kept for resume, and the file in place: nobody else can read the first two, and the last
+    /// has the mode any file the process creates gets.
+    @Test func aBodyIsPrivateUntilItIsMoved() async throws {
+        let s = session(Servers.nginx)
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let target = directory.appending(path: "1m.bin")
+        let task = s.downloadTask(with: try s.makeRequest(.get, "slow-files/1m.bin"), to: DownloadDestination(url: target))
+        task.task.resume()
+        let seen = await eventually(timeout: .seconds(20)) { !Self.openPartFiles().isEmpty }
+        let partFiles = Self.openPartFiles()
+        let response = try await task.response
+        #expect(seen, "no download file was open while the body arrived")
+        for file in partFiles {
+            let parent = (file as NSString).deletingLastPathComponent
+            #expect(Self.isPrivateDirectory(parent), "\(file) is in \(parent), which others may enter")
+        }
+        #expect(Self.permissions(response.fileURL.path(percentEncoded: false)) == Self.modeOfANewFile(in: directory))
+
+        // Cancelled part-way: the partial file kept for a resume is in the same private place.
+        let cancelled = s.downloadTask(with: try s.makeRequest(.get, "slow-files/1m.bin"), to: DownloadDestination(url: directory.appending(path: "never")))
+        cancelled.task.resume()
+        _ = await eventually(timeout: .seconds(20)) { !Self.openPartFiles().isEmpty }
+        cancelled.task.cancel()
+        do {
+            _ = try await cancelled.response
+            Issue.record("the download ended before the cancel")
+        } catch {
+            let partial = try #require(error.resumeData?.partialFileURL.path(percentEncoded: false))
+            defer { try? FileManager.default.removeItem(atPath: partial) }
+            #expect(Self.isPrivateDirectory((partial as NSString).deletingLastPathComponent), "\(partial)")
+        }
+    }
+
+    /// The download files this process has open now (other suites' downloads run beside this one).
+    private static func openPartFiles() -> [String] {
+        let descriptors = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
+        return descriptors.compactMap { try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/" + $0) }
+            .filter { ($0 as NSString).lastPathComponent.contains("download-") && $0.hasSuffix(".part") }
+    }
+
+    private static func isPrivateDirectory(_ path: String) -> Bool {
+        var info = stat()
+        guard lstat(path, &info) == 0 else { return false }
+        return (info.st_mode & S_IFMT) == S_IFDIR && info.st_uid == geteuid() && (info.st_mode & 0o077) == 0
+    }
+
+    private static func permissions(_ path: String) -> mode_t? {
+        var info = stat()
+        return lstat(path, &info) == 0 ? info.st_mode & 0o777 : nil
+    }
+
+    /// The mode `open(2)` gives a new file of mode 0644 here, under this process's umask.
+    private static func modeOfANewFile(in directory: URL) -> mode_t? {
+        let probe = directory.appending(path: "probe-\(UUID().uuidString)").path(percentEncoded: false)
+        let descriptor = open(probe, O_WRONLY | O_CREAT | O_EXCL, 0o644)
+        guard descriptor >= 0 else { return nil }
+        close(descriptor)
+        defer { unlink(probe) }
+        return permissions(probe)
     }
 }

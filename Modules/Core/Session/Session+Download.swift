@@ -24,7 +24,7 @@ extension Session {
         let finalRequest = response.request ?? sent
         let plan: DownloadPlan
         do {
-            plan = try DownloadPlan(response: response.head, resuming: resuming, temporary: makeTemporaryURL(for: task))
+            plan = try DownloadPlan(response: response.head, resuming: resuming, temporary: temporaryFile(for: task))
         } catch {
             await response.body.drain(upTo: 64 * 1024)
             var failure = CourierError(stage: .download, request: finalRequest, response: response.head, underlyingError: error)
@@ -69,9 +69,11 @@ extension Session {
         ))
     }
 
-    private func makeTemporaryURL(for task: SessionTask) -> URL {
-        FileManager.default.temporaryDirectory
-            .appending(path: "courier-download-\(id)-\(task.id)-\(UInt32.random(in: 0...UInt32.max)).part")
+    /// A new file name in the user's own scratch directory (``DownloadScratch``), where nobody else can
+    /// read the body or put anything in its way.
+    private func temporaryFile(for task: SessionTask) throws -> URL {
+        URL(filePath: try DownloadScratch.directory(), directoryHint: .isDirectory)
+            .appending(path: "download-\(id)-\(task.id)-\(UInt32.random(in: 0...UInt32.max)).part")
     }
 
     private func move(_ source: URL, to target: URL, options: DownloadDestination.Options) throws(FileError) {
