@@ -1,6 +1,9 @@
 import CourierCore
 import CourierTesting
 import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 import HTTPTypes
 import Testing
 
@@ -72,6 +75,26 @@ struct TransferTaskTests {
         }
         _ = try await session.downloadTask(with: mockRequest(), to: DownloadDestination(url: target, options: .removePreviousFile)).response
         #expect(try String(decoding: Data(contentsOf: target), as: UTF8.self) == "new")
+    }
+
+    @Test func replacingAFileNeverRemovesADirectory() async throws {
+        // A server's suggested name can match a directory beside the downloads; `.removePreviousFile` once
+        // deleted it, with everything in it.
+        let directory = try temporaryDirectory()
+        let kept = directory.appending(path: "reports/2026/q3.pdf")
+        try FileManager.default.createDirectory(at: kept.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data("keep".utf8).write(to: kept)
+        var named = MockResponse.text("new")
+        named.headerFields[.contentDisposition] = #"attachment; filename="reports""#
+        let session = Session(transport: MockTransport(always: named))
+        let destination = DownloadDestination.suggested(in: directory, options: [.createIntermediateDirectories, .removePreviousFile])
+        await #expect {
+            _ = try await session.downloadTask(with: mockRequest(), to: destination).response
+        } throws: { error in
+            let file = (error as? CourierError)?.underlyingError as? FileError
+            return (error as? CourierError)?.stage == .download && file?.operation == .move && file?.errno == EISDIR
+        }
+        #expect(try String(decoding: Data(contentsOf: kept), as: UTF8.self) == "keep")
     }
 
     @Test func sessionLevelDestinationWins() async throws {

@@ -45,6 +45,51 @@ struct DownloadSafetyTests {
         #expect(try Data(contentsOf: response.fileURL).count > 0)
     }
 
+    /// `.removePreviousFile` replaces a file of the suggested name, on the file system of the scratch directory
+    /// and on another (`/dev/shm`, a tmpfs, where the move is a copy), and never a directory of that name, which
+    /// it once deleted with everything in it.
+    @Test(arguments: [false, true])
+    func replacingAFileNeverRemovesADirectory(onAnotherFileSystem: Bool) async throws {
+        let s = session()
+        let parent: URL
+        if onAnotherFileSystem {
+            parent = URL(filePath: "/dev/shm").appending(path: "courier-it-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: parent, withIntermediateDirectories: true)
+            var shm = stat(), scratch = stat()
+            #expect(stat("/dev/shm", &shm) == 0 && stat(Self.scratchDirectory, &scratch) == 0)
+            #expect(shm.st_dev != scratch.st_dev, "/dev/shm is on the scratch directory's file system: the copy is not exercised")
+        } else {
+            parent = try temporaryDirectory()
+        }
+        defer { try? FileManager.default.removeItem(at: parent) }
+        let destination = DownloadDestination.suggested(in: parent, options: [.removePreviousFile])
+        func download(_ name: String) async throws -> DownloadResponse {
+            let query = "attachment; filename=\"\(name)\"".addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
+            return try await s.downloadTask(with: try s.makeRequest(.get, "response-headers?Content-Disposition=\(query)"), to: destination).response
+        }
+
+        let file = parent.appending(path: "report.json")
+        try Data("old".utf8).write(to: file)
+        let replaced = try await download("report.json")
+        #expect(replaced.fileURL == file)
+        #expect(try JSONSerialization.jsonObject(with: Data(contentsOf: file)) is [String: Any], "httpbin's body replaced the old file")
+
+        let kept = parent.appending(path: "reports/2026/q3.pdf")
+        try FileManager.default.createDirectory(at: kept.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data("keep".utf8).write(to: kept)
+        do {
+            _ = try await download("reports")
+            Issue.record("the download replaced a directory")
+        } catch {
+            let failure = try #require(error as? CourierError)
+            #expect(failure.stage == .download)
+            #expect((failure.underlyingError as? FileError)?.errno == EISDIR, "\(failure)")
+        }
+        #expect(try String(decoding: Data(contentsOf: kept), as: UTF8.self) == "keep")
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: Self.scratchDirectory).filter { $0.hasPrefix("download-") }
+        #expect(leftovers.allSatisfy { !$0.contains("-\(s.id)-") }, "the failed move left its body behind: \(leftovers)")
+    }
+
     /// The body of a download while it arrives (nginx's `/slow-files/` paces 1 MiB over about two seconds), a
     /// partial file kept for resume, and the file in place: nobody else can read the first two, and the last
     /// has the mode any file the process creates gets.
@@ -78,6 +123,11 @@ struct DownloadSafetyTests {
             defer { try? FileManager.default.removeItem(atPath: partial) }
             #expect(Self.isPrivateDirectory((partial as NSString).deletingLastPathComponent), "\(partial)")
         }
+    }
+
+    /// Where downloads keep their bodies (Core's `DownloadScratch`, when nobody has taken its name).
+    private static var scratchDirectory: String {
+        FileManager.default.temporaryDirectory.appending(path: "courier-\(geteuid())").path(percentEncoded: false)
     }
 
     /// The download files this process has open now (other suites' downloads run beside this one).

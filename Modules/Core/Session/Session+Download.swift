@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 import FoundationEssentials
 import HTTPTypes
 
@@ -78,15 +83,23 @@ extension Session {
 
     private func move(_ source: URL, to target: URL, options: DownloadDestination.Options) throws(FileError) {
         let manager = FileManager.default
+        let sourcePath = source.path(percentEncoded: false)
         let targetPath = target.path(percentEncoded: false)
         do {
             if options.contains(.createIntermediateDirectories) {
                 try manager.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
             }
-            if options.contains(.removePreviousFile), manager.fileExists(atPath: targetPath) {
-                try manager.removeItem(at: target)
+            if options.contains(.removePreviousFile) {
+                // rename(2) replaces a file in one step and refuses a directory. Removing whatever had the name
+                // first deleted a whole directory tree that happened to share a server's suggested name.
+                if rename(sourcePath, targetPath) == 0 { return }
+                guard errno == EXDEV else { throw FileError(operation: .move, path: targetPath, errno: errno) }
+                // Another file system: the file there goes (unlink refuses a directory), then a copy is made.
+                guard unlink(targetPath) == 0 || errno == ENOENT else { throw FileError(operation: .move, path: targetPath, errno: errno) }
             }
             try manager.moveItem(at: source, to: target)
+        } catch let error as FileError {
+            throw error
         } catch {
             throw FileError(operation: .move, path: targetPath, reason: "\(error)")
         }
