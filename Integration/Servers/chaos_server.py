@@ -4,7 +4,7 @@ for the chaos tests (Integration/Tests/IntegrationTests/ChaosTests.swift). The f
 has one route per fault at fixed sizes; this one cuts, resets, lies and stalls at chosen offsets so that tests
 can sweep them. It runs on its own port, used by the chaos tests only, so a test can count its own connections.
 
-Each connection serves one request and is closed (every answer says `Connection: close`). The request head is
+Each connection serves one request and is closed (every answer says `Connection: close`), but for /extra-bytes. The request head is
 read first; a request body announced by Content-Length is read and dropped, except by /no-read, which never
 reads it. Bodies are deterministic: `random.Random(seed).randbytes(size)` (seed 0 unless given).
 
@@ -63,6 +63,22 @@ Routes (GET, or any method; the answers are the same)
                             (deflate as zlib; foo leaves the bytes unchanged: a coding the client cannot know);
                             without chunked last the body ends with the connection. content=gzip compresses it first
                             and says so in `Content-Encoding`.
+  /extra-bytes?kind=K&delay_ms=D&token=T
+                            A connection kept open (the one route that does not close it), whose first answer
+                            is followed, D ms later (default 50, at most 5000), by bytes no request asked for:
+                            by then a client has read the answer whole and put the connection back for reuse.
+                            Every later request on the connection gets an honest answer: 200, "honest\n", with
+                            `X-Request-On-Connection: N` (2, 3, ...), until the client closes it. K:
+      head-body             a 200 head announcing 5 bytes, as to a HEAD; then the 5 bytes "hello"
+      204-body              a 204 head; then "hello"
+      304-body              a 304 head with `Content-Length: 5`; then "hello"
+      long-body             200 with `Content-Length: 5` and "hello"; then " world" past the length
+      response              200 with "hello"; then a whole second response, 200 "INJECTED\n" with
+                            `X-Injected: yes`, which a client that reuses the connection reads as the answer to
+                            its next request
+  /extra-bytes-status?token=T
+                            200 "sent\n" once the extra bytes of the /extra-bytes request with token T have been
+                            written, else "waiting\n": a test asks (on another connection) before its next request.
   anything else             404 with a plain-text list of the routes; a bad parameter: 400.
 
 What curl 7.88 (the command-line tool) reports for each is in Integration/Servers/README.md.
@@ -73,6 +89,7 @@ It listens on 127.0.0.1 only (any other --host is refused) and exits on SIGTERM 
 
 import random
 import socket
+import threading
 import gzip
 import time
 import zlib
@@ -314,6 +331,51 @@ def transfer_coding(sock, method, query_text):
         headers.append(("Content-Encoding", "gzip"))
     headers.append(("Transfer-Encoding", ", ".join(transfer)))
     sock.sendall(head_bytes("200 OK", headers) + transfer_coded(body, transfer))
+
+
+EXTRA_BYTES = {
+    "head-body": (head_bytes("200 OK", [("Content-Type", "text/plain"), ("Content-Length", "5")]), b"hello"),
+    "204-body": (head_bytes("204 No Content", []), b"hello"),
+    "304-body": (head_bytes("304 Not Modified", [("Content-Length", "5")]), b"hello"),
+    "long-body": (head_bytes("200 OK", [("Content-Type", "text/plain"), ("Content-Length", "5")]) + b"hello",
+                  b" world"),
+    "response": (head_bytes("200 OK", [("Content-Type", "text/plain"), ("Content-Length", "5")]) + b"hello",
+                 head_bytes("200 OK", [("Content-Type", "text/plain"), ("Content-Length", "9"),
+                                       ("X-Injected", "yes")]) + b"INJECTED\n"),
+}
+EXTRA_SENT = set()
+EXTRA_LOCK = threading.Lock()
+
+
+@route("/extra-bytes")
+def extra_bytes(sock, method, query_text):
+    query = Query(query_text)
+    answer, extra = EXTRA_BYTES[query.choice("kind", "response", tuple(EXTRA_BYTES))]
+    delay = query.integer("delay_ms", 50, 0, 5000) / 1000.0
+    token = query.values.get("token", [""])[0]
+    sock.sendall(answer)
+    time.sleep(delay)
+    sock.sendall(extra)
+    with EXTRA_LOCK:
+        EXTRA_SENT.add(token)
+    count = 1
+    while True:
+        request = loopback_server.read_request_head(sock)
+        if request is None:
+            return
+        _method, _target, headers, rest = request
+        drain_body(sock, headers, rest)
+        count += 1
+        sock.sendall(head_bytes("200 OK", [("Content-Type", "text/plain"), ("Content-Length", "7"),
+                                           ("X-Request-On-Connection", str(count))]) + b"honest\n")
+
+
+@route("/extra-bytes-status")
+def extra_bytes_status(sock, method, query_text):
+    token = Query(query_text).values.get("token", [""])[0]
+    with EXTRA_LOCK:
+        sent = token in EXTRA_SENT
+    sock.sendall(plain_response("200 OK", b"sent\n" if sent else b"waiting\n"))
 
 
 READS_BODY = {"/no-read": False}

@@ -201,6 +201,15 @@ check "chaos /layers count=5: curl decodes" "$(c --compressed "$X/layers?count=5
 check "chaos /layers count=6: curl 61" "$(chaos 5 --compressed "$X/layers?count=6")" '200 0 exit 61'
 check "chaos /transfer-coding gzip,chunked: curl decodes" "$(c "$X/transfer-coding?te=gzip,chunked" | head -n1)" 'transfer coded'
 check "chaos /transfer-coding foo,chunked: curl 61" "$(chaos 5 "$X/transfer-coding?te=foo,chunked")" '200 0 exit 61'
+# curl 7.88 reuses a connection with bytes waiting, and the next request reads them as its answer; curl 8 refuses
+# such a connection and sends the next request on a new one.
+if curl_8; then next_fails='200 exit 0'; injected='ok'; else next_fails='000 exit 1'; injected='INJECTED'; fi
+check "chaos /extra-bytes kind=head-body: the next request on the connection (curl 7.88: 1)" \
+    "$(c --rate 4/s -I "$X/extra-bytes?kind=head-body" -o /dev/null --next -s "$X/health" -o /dev/null -w '%{http_code}' 2>/dev/null; echo " exit $?")" "$next_fails"
+check "chaos /extra-bytes kind=response: the next request's answer (curl 7.88: the injected one)" \
+    "$(c --rate 4/s "$X/extra-bytes?kind=response" -o /dev/null --next -s "$X/health")" "$injected"
+check "chaos /extra-bytes-status: sent after the request with its token" \
+    "$(c "$X/extra-bytes?kind=long-body&delay_ms=0&token=smoke" -o /dev/null; sleep 0.2; c "$X/extra-bytes-status?token=smoke")" 'sent'
 check "chaos unknown route: 404" "$(c -o /dev/null -w '%{http_code}' "$X/nope")" 404
 
 # the TLS chaos server: HTTP/2 over TLS (ALPN h2)

@@ -65,6 +65,25 @@ static inline CURLcode ccurl_easy_setopt_blob(CURL *handle, CURLoption option, c
     return curl_easy_setopt(handle, option, &blob);
 }
 
+/// CURLOPT_SOCKOPTFUNCTION: called with each socket libcurl makes for a connection, before it connects.
+static inline CURLcode ccurl_easy_setopt_sockopt_function(CURL *handle,
+        int (*function)(void *, curl_socket_t, curlsocktype)) {
+    return curl_easy_setopt(handle, CURLOPT_SOCKOPTFUNCTION, function);
+}
+
+/// CURLOPT_CLOSESOCKETFUNCTION: closes a socket of libcurl's in its place (the function must close it).
+static inline CURLcode ccurl_easy_setopt_closesocket_function(CURL *handle, int (*function)(void *, curl_socket_t)) {
+    return curl_easy_setopt(handle, CURLOPT_CLOSESOCKETFUNCTION, function);
+}
+
+/// CURLOPT_PREREQFUNCTION (libcurl 7.80): called once a request has its connection, new or reused, before a
+/// byte of the request is sent, with the connection's remote address and port and its local port.
+static inline CURLcode ccurl_easy_setopt_prereq_function(CURL *handle, int (*function)(void *, char *, char *, int, int)) {
+    return curl_easy_setopt(handle, CURLOPT_PREREQFUNCTION, function);
+}
+static const int ccurl_sockopt_ok = CURL_SOCKOPT_OK;
+static const int ccurl_prereqfunc_ok = CURL_PREREQFUNC_OK;
+
 // MARK: curl_easy_getinfo
 
 static inline CURLcode ccurl_easy_getinfo_long(CURL *handle, CURLINFO info, long *value) {
@@ -74,6 +93,10 @@ static inline CURLcode ccurl_easy_getinfo_off(CURL *handle, CURLINFO info, curl_
     return curl_easy_getinfo(handle, info, value);
 }
 static inline CURLcode ccurl_easy_getinfo_string(CURL *handle, CURLINFO info, char **value) {
+    return curl_easy_getinfo(handle, info, value);
+}
+
+static inline CURLcode ccurl_easy_getinfo_socket(CURL *handle, CURLINFO info, curl_socket_t *value) {
     return curl_easy_getinfo(handle, info, value);
 }
 

@@ -8,9 +8,9 @@ import Testing
 /// What real networks and broken servers do, against Courier: connections reset at any offset of a body,
 /// corrupt compressed streams, chunked bodies that end early or lie about their sizes, servers that close
 /// right after the head, trickle one byte a second, never read an upload, send heads or trailers without end
-/// or a body under thousands of codings or a transfer coding, end HTTP/2 streams and connections
-/// mid-response, or break the TLS handshake (the chaos server and the TLS chaos server,
-/// Integration/Servers/README.md).
+/// or a body under thousands of codings or a transfer coding, send bytes nobody asked for on an idle connection,
+/// end HTTP/2 streams and connections mid-response, or break the TLS handshake (the chaos server and the TLS chaos
+/// server, Integration/Servers/README.md).
 ///
 /// Every case must end with a typed error (a `TransportError` code) within a bound derived from its
 /// configured timeouts (``chaosBound(_:)``), never hang, leave no socket behind, and leave its session usable
@@ -225,6 +225,58 @@ struct ChaosTests {
             #expect(kept.response?.head.headerFields[.contentEncoding] == "gzip")
         }
         await raw.shutdown()
+    }
+
+    // MARK: Bytes nobody asked for, on an idle connection
+
+    /// A server sends bytes after an answer, once the client has read it and put the connection back for reuse:
+    /// a body to a HEAD, a 204 or a 304, more than `Content-Length` said, or a whole response nobody asked for
+    /// (the chaos server's `/extra-bytes`, which says on another connection when they went out). The next
+    /// request to the host must get its own answer, on a new connection. curl 7.88 reuses the connection and reads
+    /// those bytes as the next answer: it fails (1, "HTTP/0.9 when not allowed") or takes the unasked-for response
+    /// as its own; so did Courier, on the same libcurl.
+    @Test(arguments: ["head-body", "204-body", "304-body", "long-body", "response"])
+    func bytesNobodyAskedForAreNotTheNextAnswer(kind: String) async throws {
+        let status = try transport { _ in }
+        try await chaosBatch(Servers.chaos, timeouts: Self.prompt, remotePorts: Self.chaosPorts) { s, _ in
+            let checker = session(Servers.chaos, transport: status) { $0.timeouts = Self.prompt }
+            for round in 1...3 {
+                let token = "\(kind)-\(round)-\(UInt64.random(in: 0...UInt64.max))"
+                let method: HTTPRequest.Method = kind == "head-body" ? .head : .get
+                let first = await attempt(s, try s.makeRequest(method, "extra-bytes?kind=\(kind)&token=\(token)"), bound: Self.promptBound)
+                #expect(first.response != nil, "\(kind), first answer: \(first.summary)")
+                // Asked on another transport, whose connections are its own, until the server has sent them (50 ms
+                // after the answer; the suite's bound for anything that comes at once).
+                var delivered = false
+                let deadline = ContinuousClock.now + Self.promptBound
+                while !delivered, ContinuousClock.now < deadline {
+                    let answer = await attempt(checker, try checker.makeRequest(.get, "extra-bytes-status?token=\(token)"), bound: Self.promptBound)
+                    delivered = answer.response?.data == Data("sent\n".utf8)
+                    if !delivered { try await Task.sleep(for: .milliseconds(10)) }
+                }
+                #expect(delivered, "\(kind): the server never sent its extra bytes")
+                let next = await attempt(s, try s.makeRequest(.get, "health"), bound: Self.promptBound)
+                #expect(next.response?.status == .ok && next.response?.data == Data("ok\n".utf8), "\(kind), round \(round), the next request: \(next.summary)")
+                #expect(next.response?.metrics?.reusedConnection == false, "\(kind): the next request reused the connection with bytes waiting")
+            }
+        }
+        await status.shutdown()
+    }
+
+    /// The control: connections without bytes waiting are reused as before: nginx over HTTP/1.1 in cleartext and
+    /// over TLS, and over HTTP/2 (where frames between exchanges are the protocol's own). Not h2c, whose connections
+    /// Courier never reuses on libcurl 7.88 (`CurlOptions`).
+    @Test func idleConnectionsWithoutBytesWaitingAreReused() async throws {
+        let tls = try transport { $0.certificateAuthorityFile = Servers.caFile }
+        for (base, client) in [(Servers.nginx, sharedTransport), (Servers.tlsHTTP1, tls), (Servers.tls, tls)] {
+            let s = session(base, transport: client) { $0.timeouts = Self.prompt }
+            _ = try await s.data(for: try s.makeRequest(.get, "json"))
+            for _ in 1...5 {
+                let again = try await s.data(for: try s.makeRequest(.get, "json"))
+                #expect(again.metrics?.reusedConnection == true, "\(base): \(String(describing: again.metrics))")
+            }
+        }
+        await tls.shutdown()
     }
 
     // MARK: Servers that close right after the head

@@ -54,13 +54,14 @@ struct PooledEasy {
     let easy: CurlEasy
     let errorBuffer: UnsafeMutablePointer<CChar>
 
-    /// A new handle with the transport's fixed options, or nil when libcurl cannot make one.
-    static func make(options: CurlTransport.Configuration) -> PooledEasy? {
+    /// A new handle with the transport's fixed options, or nil when libcurl cannot make one. `loop` is the
+    /// ``CurlMultiLoop`` the handle serves, unretained: it outlives its handles and their connections.
+    static func make(options: CurlTransport.Configuration, loop: UnsafeMutableRawPointer) -> PooledEasy? {
         guard let easy = CurlEasy() else { return nil }
         let size = Int(ccurl_error_size) + 1
         let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: size)
         errorBuffer.initialize(repeating: 0, count: size)
-        CurlOptions.configureHandle(easy, options: options)
+        CurlOptions.configureHandle(easy, options: options, loop: loop)
         easy.set(CURLOPT_ERRORBUFFER, pointer: UnsafeMutableRawPointer(errorBuffer))
         return PooledEasy(easy: easy, errorBuffer: errorBuffer)
     }

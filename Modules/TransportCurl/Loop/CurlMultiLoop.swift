@@ -18,8 +18,8 @@ import Synchronization
 /// (``IdlePolling``), then asleep in `curl_multi_poll`.
 final class CurlMultiLoop: @unchecked Sendable {
     // @unchecked: `multi`, `active`, `admission`, `overdueWatch`, `idlePolling`, `coalescing`, `held`, `dirty`,
-    // `admitted`, `unstamped`, `recentFields` and the spare lists are touched only on the loop thread; `commands` is a
-    // Locked queue, `registry` a Locked table, and `asleep`/`threadID`/`abandoned` are atomics.
+    // `admitted`, `unstamped`, `recentFields`, `connectionSockets` and the spare lists are touched only on the loop
+    // thread; `commands` is a Locked queue, `registry` a Locked table, and `asleep`/`threadID`/`abandoned` are atomics.
 
     enum Command {
         case job(UnownedJob)
@@ -71,6 +71,9 @@ final class CurlMultiLoop: @unchecked Sendable {
     /// Common fields and the last head (its template) from the latest responses, reused by the next ones' parsers.
     /// Used only in libcurl's header callback, which runs on the loop thread.
     let recentFields = RecentFields()
+    /// The sockets of the loop's connections, so that an idle HTTP/1 connection with bytes waiting is not reused
+    /// (`CurlMultiLoop+WaitingInput.swift`). Touched in libcurl's socket and prerequest callbacks, on the loop thread.
+    @exclusivity(unchecked) var connectionSockets = ConnectionSockets()
     @exclusivity(unchecked) private var dirty: [CurlTransfer] = []
     /// The other half of each double buffer: a list is swapped with its empty spare, worked through, and
     /// emptied while nothing else refers to its storage. Emptying a list still shared with a copy being
@@ -612,7 +615,7 @@ final class CurlMultiLoop: @unchecked Sendable {
 
     /// A recycled easy handle, or a new one with the transport's fixed options. Loop thread only.
     func takeEasyHandle() -> PooledEasy? {
-        idleHandles.popLast() ?? PooledEasy.make(options: configuration)
+        idleHandles.popLast() ?? PooledEasy.make(options: configuration, loop: Unmanaged.passUnretained(self).toOpaque())
     }
 
     private func recycle(_ handle: PooledEasy?) {

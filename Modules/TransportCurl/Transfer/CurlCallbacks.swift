@@ -1,4 +1,9 @@
 internal import CCurl
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 
 // The C callbacks libcurl calls on the loop thread. Each recovers its transfer from the user-data
 // pointer (unretained: the loop keeps the transfer alive while its handle exists) and does no
@@ -51,6 +56,29 @@ let curlProgressCallback: @convention(c) (UnsafeMutableRawPointer?, curl_off_t, 
     guard let user else { return 0 }
     transfer(user) { $0.onProgress(uploaded: Int64(uploaded)) }
     return 0
+}
+
+/// CURLOPT_SOCKOPTFUNCTION: a socket for a connection (not yet connected), told to the loop's table.
+let curlSocketOpenedCallback: @convention(c) (UnsafeMutableRawPointer?, curl_socket_t, curlsocktype) -> Int32 = {
+    user, socket, _ in
+    if let user { Unmanaged<CurlMultiLoop>.fromOpaque(user)._withUnsafeGuaranteedRef { $0.connectionSockets.opened(socket) } }
+    return Int32(ccurl_sockopt_ok)
+}
+
+/// CURLOPT_CLOSESOCKETFUNCTION: libcurl is done with a socket; the loop's table forgets it, and it is closed here.
+let curlCloseSocketCallback: @convention(c) (UnsafeMutableRawPointer?, curl_socket_t) -> Int32 = {
+    user, socket in
+    if let user { Unmanaged<CurlMultiLoop>.fromOpaque(user)._withUnsafeGuaranteedRef { $0.connectionSockets.closed(socket) } }
+    return close(socket)
+}
+
+/// CURLOPT_PREREQFUNCTION: the request has its connection, new or reused, and nothing of it is sent yet.
+let curlPrerequestCallback: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutablePointer<CChar>?, UnsafeMutablePointer<CChar>?, Int32, Int32) -> Int32 = {
+    user, remoteAddress, _, remotePort, localPort in
+    if let user {
+        transfer(user) { $0.onConnectionReady(remoteAddress: remoteAddress, remotePort: remotePort, localPort: localPort) }
+    }
+    return Int32(ccurl_prereqfunc_ok)
 }
 
 /// CURLOPT_DEBUGFUNCTION, installed only when the configuration has a diagnostics handler.

@@ -7,8 +7,8 @@ import HTTPTypes
 /// handles are not `curl_easy_reset`: every option a previous request may have changed is set
 /// again here, so nothing carries over.
 enum CurlOptions {
-    /// Options that are the same for every request of a transport.
-    static func configureHandle(_ easy: CurlEasy, options: CurlTransport.Configuration) {
+    /// Options that are the same for every request of a transport; `loop` is its ``CurlMultiLoop``, unretained.
+    static func configureHandle(_ easy: CurlEasy, options: CurlTransport.Configuration, loop: UnsafeMutableRawPointer) {
         easy.set(CURLOPT_NOSIGNAL, 1)
         easy.set(CURLOPT_FOLLOWLOCATION, 0)   // Core's redirect stage follows redirects.
         easy.set(CURLOPT_SUPPRESS_CONNECT_HEADERS, 1)
@@ -19,6 +19,13 @@ enum CurlOptions {
         ccurl_easy_setopt_read_function(easy.raw, curlReadCallback)
         ccurl_easy_setopt_seek_function(easy.raw, curlSeekCallback)
         ccurl_easy_setopt_xferinfo_function(easy.raw, curlProgressCallback)
+        // The loop's table of sockets (``ConnectionSockets``): which socket a reused connection is, and whether it
+        // has bytes waiting before a request is sent on it (the prerequest callback, whose data is the transfer).
+        ccurl_easy_setopt_sockopt_function(easy.raw, curlSocketOpenedCallback)
+        easy.set(CURLOPT_SOCKOPTDATA, pointer: loop)
+        ccurl_easy_setopt_closesocket_function(easy.raw, curlCloseSocketCallback)
+        easy.set(CURLOPT_CLOSESOCKETDATA, pointer: loop)
+        ccurl_easy_setopt_prereq_function(easy.raw, curlPrerequestCallback)
         // Bodies are decoded by Courier (`DecodedResponseBody`), never by libcurl: its decoding runs inside its
         // read and, while the reader is behind, holds everything one read decodes to (up to 64 MiB) outside every
         // bound of ours. So no CURLOPT_ACCEPT_ENCODING either: the transfer sends `Accept-Encoding` as a header
@@ -118,6 +125,7 @@ enum CurlOptions {
         easy.set(CURLOPT_READDATA, pointer: userData)
         easy.set(CURLOPT_SEEKDATA, pointer: userData)
         easy.set(CURLOPT_XFERINFODATA, pointer: userData)
+        easy.set(CURLOPT_PREREQDATA, pointer: userData)
         if options.diagnostics != nil { easy.set(CURLOPT_DEBUGDATA, pointer: userData) }
 
         // Method and body. HTTPGET first: it undoes a previous request's POST, UPLOAD or NOBODY.

@@ -47,6 +47,8 @@ final class CurlTransfer: @unchecked Sendable {
     /// the `curl_multi_perform` that started it, after which libcurl starts its own clock (``OverdueWatch``).
     var overdueDeadline: ContinuousClock.Instant?
     var isDirty = false
+    /// The ends of the connection libcurl gave the request (``onConnectionReady(remoteAddress:remotePort:localPort:)``).
+    @exclusivity(unchecked) private var connectionEnds: ConnectionSockets.Endpoints?
     /// In the loop's list of transfers whose pause is tried again after the next pass.
     var isPausePending = false
     // `machine`, `headers`, `head`, `earlyBody` and `parser` are unchecked for exclusive access, like the loop's own
@@ -284,10 +286,19 @@ final class CurlTransfer: @unchecked Sendable {
         loop.markDirty(self)
     }
 
+    /// The request has its connection, new or reused (libcurl's prerequest callback), before a byte of it is sent;
+    /// again if libcurl then moves it to a new connection.
+    func onConnectionReady(remoteAddress: UnsafePointer<CChar>?, remotePort: Int32, localPort: Int32) {
+        connectionEnds = ConnectionSockets.Endpoints(remoteAddress: remoteAddress, remotePort: remotePort, localPort: localPort)
+        guard let connectionEnds, let easyHandle else { return }
+        loop.connectionReady(endpoints: connectionEnds, reused: CurlEasy(unsafeRaw: easyHandle).info(CURLINFO_NUM_CONNECTS) == 0)
+    }
+
     /// The transfer ended in curl.
     func finished(result: CURLcode, loop: CurlMultiLoop) {
         guard machine.ended() else { return }
         if let easy = easyHandle.map({ CurlEasy(unsafeRaw: $0) }) {
+            if let connectionEnds { loop.exchangeEnded(on: connectionEnds, easy: easy) }
             pendingMetrics = CurlMetrics.read(from: easy)
             if result == CURLE_OK, head == nil {
                 // A response without a head callback (HTTP/0.9 is refused, so rare): synthesize it.

@@ -1,0 +1,95 @@
+@testable import CourierCurl
+import Testing
+
+/// The table behind "an idle HTTP/1 connection with bytes waiting is not reused", without sockets: which socket
+/// a reused connection is, and when the table must not say.
+@Suite("Connection sockets")
+struct ConnectionSocketsTests {
+    private func ends(_ local: UInt16, remote: UInt16 = 80, address: UInt64 = 0x0100_007F) -> ConnectionSockets.Endpoints {
+        ConnectionSockets.Endpoints(localPort: local, remotePort: remote, family: 4, remoteAddressHigh: address, remoteAddressLow: 0)
+    }
+
+    @Test func anHTTP1ConnectionIsCheckedOnceItsExchangeEnded() {
+        var table = ConnectionSockets()
+        table.opened(7)
+        #expect(table.socketToCheck(reusing: ends(5000)) == nil, "nothing known before an exchange ends")
+        table.exchangeEnded(on: ends(5000), http1: true) { 7 }
+        #expect(table.socketToCheck(reusing: ends(5000)) == 7)
+        #expect(table.socketToCheck(reusing: ends(5001)) == nil)
+        #expect(table.socketToCheck(reusing: ends(5000, remote: 443)) == nil)
+        #expect(table.socketToCheck(reusing: ends(5000, address: 0x0200_007F)) == nil, "the same ports to another address")
+    }
+
+    @Test func theSocketIsAskedForOncePerConnection() {
+        var table = ConnectionSockets()
+        table.opened(7)
+        var asked = 0
+        for _ in 1...3 { table.exchangeEnded(on: ends(5000), http1: true) { asked += 1; return 7 } }
+        #expect(asked == 1)
+    }
+
+    @Test func anHTTP2ConnectionIsNeverChecked() {
+        var table = ConnectionSockets()
+        table.opened(7)
+        var asked = false
+        table.exchangeEnded(on: ends(5000), http1: false) { asked = true; return 7 }
+        #expect(!asked && table.socketToCheck(reusing: ends(5000)) == nil)
+        // An HTTP/1 exchange first (an upgrade, say), then HTTP/2 ones: the connection is taken out.
+        table.exchangeEnded(on: ends(5002), http1: true) { 7 }
+        table.exchangeEnded(on: ends(5002), http1: false) { 7 }
+        #expect(table.socketToCheck(reusing: ends(5002)) == nil)
+    }
+
+    @Test func aSocketLibcurlDidNotOpenOrOneMatchedElsewhereIsNotTaken() {
+        var table = ConnectionSockets()
+        table.exchangeEnded(on: ends(5000), http1: true) { 9 }
+        #expect(table.socketToCheck(reusing: ends(5000)) == nil, "never opened")
+        table.opened(7)
+        table.exchangeEnded(on: ends(5000), http1: true) { nil }
+        #expect(table.socketToCheck(reusing: ends(5000)) == nil, "no socket named")
+        table.exchangeEnded(on: ends(5000), http1: true) { 7 }
+        table.exchangeEnded(on: ends(5001), http1: true) { 7 }
+        #expect(table.socketToCheck(reusing: ends(5000)) == 7)
+        #expect(table.socketToCheck(reusing: ends(5001)) == nil, "7 already has its ends")
+    }
+
+    @Test func aClosedSocketIsForgottenEvenWhenItsNumberComesBack() {
+        var table = ConnectionSockets()
+        table.opened(7)
+        table.exchangeEnded(on: ends(5000), http1: true) { 7 }
+        table.closed(7)
+        #expect(table.socketToCheck(reusing: ends(5000)) == nil)
+        #expect(table.counts.open == 0 && table.counts.matched == 0)
+        // The system gives 7 to the next connection: it is matched afresh.
+        table.opened(7)
+        #expect(table.socketToCheck(reusing: ends(5000)) == nil)
+        table.exchangeEnded(on: ends(6000), http1: true) { 7 }
+        #expect(table.socketToCheck(reusing: ends(6000)) == 7 && table.socketToCheck(reusing: ends(5000)) == nil)
+        // A close the table missed: a new `opened` of the same number drops the old ends.
+        table.opened(7)
+        #expect(table.socketToCheck(reusing: ends(6000)) == nil)
+    }
+
+    @Test func aRetiredSocketIsNotCheckedAgain() {
+        var table = ConnectionSockets()
+        table.opened(7)
+        table.exchangeEnded(on: ends(5000), http1: true) { 7 }
+        table.retire(7)
+        #expect(table.socketToCheck(reusing: ends(5000)) == nil)
+        #expect(table.counts.open == 1, "open until libcurl closes it")
+        table.closed(7)
+        #expect(table.counts.open == 0)
+    }
+
+    @Test func endpointsFromLibcurlsText() {
+        let v4 = "127.0.0.1".withCString { ConnectionSockets.Endpoints(remoteAddress: $0, remotePort: 8080, localPort: 40000) }
+        #expect(v4?.localPort == 40000 && v4?.remotePort == 8080 && v4?.family == 4)
+        let v6 = "::1".withCString { ConnectionSockets.Endpoints(remoteAddress: $0, remotePort: 443, localPort: 40000) }
+        #expect(v6?.family == 6 && v6 != v4)
+        #expect(v6?.remoteAddressLow == UInt64(1).bigEndian)
+        #expect("/run/app.sock".withCString { ConnectionSockets.Endpoints(remoteAddress: $0, remotePort: 0, localPort: 0) } == nil)
+        #expect("".withCString { ConnectionSockets.Endpoints(remoteAddress: $0, remotePort: 80, localPort: 4000) } == nil)
+        #expect(ConnectionSockets.Endpoints(remoteAddress: nil, remotePort: 80, localPort: 4000) == nil)
+        #expect("127.0.0.1".withCString { ConnectionSockets.Endpoints(remoteAddress: $0, remotePort: 70000, localPort: 4000) } == nil)
+    }
+}
