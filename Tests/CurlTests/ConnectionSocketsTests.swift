@@ -6,7 +6,7 @@ import Testing
 @Suite("Connection sockets")
 struct ConnectionSocketsTests {
     private func ends(_ local: UInt16, remote: UInt16 = 80, address: UInt64 = 0x0100_007F) -> ConnectionSockets.Endpoints {
-        ConnectionSockets.Endpoints(localPort: local, remotePort: remote, family: 4, remoteAddressHigh: address, remoteAddressLow: 0)
+        ConnectionSockets.Endpoints(localPort: local, remotePort: remote, remoteAddressHigh: address, remoteAddressLow: 0)
     }
 
     @Test func anHTTP1ConnectionIsCheckedOnceItsExchangeEnded() {
@@ -82,14 +82,22 @@ struct ConnectionSocketsTests {
     }
 
     @Test func endpointsFromLibcurlsText() {
-        let v4 = "127.0.0.1".withCString { ConnectionSockets.Endpoints(remoteAddress: $0, remotePort: 8080, localPort: 40000) }
-        #expect(v4?.localPort == 40000 && v4?.remotePort == 8080 && v4?.family == 4)
-        let v6 = "::1".withCString { ConnectionSockets.Endpoints(remoteAddress: $0, remotePort: 443, localPort: 40000) }
-        #expect(v6?.family == 6 && v6 != v4)
-        #expect(v6?.remoteAddressLow == UInt64(1).bigEndian)
-        #expect("/run/app.sock".withCString { ConnectionSockets.Endpoints(remoteAddress: $0, remotePort: 0, localPort: 0) } == nil)
-        #expect("".withCString { ConnectionSockets.Endpoints(remoteAddress: $0, remotePort: 80, localPort: 4000) } == nil)
-        #expect(ConnectionSockets.Endpoints(remoteAddress: nil, remotePort: 80, localPort: 4000) == nil)
-        #expect("127.0.0.1".withCString { ConnectionSockets.Endpoints(remoteAddress: $0, remotePort: 70000, localPort: 4000) } == nil)
+        func ends(_ address: String?, _ remote: Int32 = 8080, _ local: Int32 = 40000) -> ConnectionSockets.Endpoints? {
+            guard let address else { return ConnectionSockets.Endpoints(remoteAddress: nil, remotePort: remote, localPort: local) }
+            return address.withCString { ConnectionSockets.Endpoints(remoteAddress: $0, remotePort: remote, localPort: local) }
+        }
+        let v4 = ends("127.0.0.1")
+        #expect(v4?.localPort == 40000 && v4?.remotePort == 8080)
+        #expect(v4 == ends("127.0.0.1") && v4 != ends("127.0.0.2") && v4 != ends("127.0.0.1", 8081) && v4 != ends("127.0.0.1", 8080, 40001))
+        // Whole up to 16 bytes, hashed beyond: every case still tells two addresses apart.
+        let addresses = ["::1", "255.255.255.255", "1234:5678:9abc::1", "2001:db8:85a3:8d3:1319:8a2e:370:7348",
+                         "2001:db8:85a3:8d3:1319:8a2e:370:7349", "fe80::1", "fe80::2"]
+        let all = addresses.compactMap { ends($0) }
+        #expect(all.count == addresses.count && Set(all).count == addresses.count)
+        #expect(ends("2001:db8:85a3:8d3:1319:8a2e:370:7348") == ends("2001:db8:85a3:8d3:1319:8a2e:370:7348"))
+        // A Unix socket (no ports), no address, ports out of range.
+        #expect(ends("/run/app.sock", 0, 0) == nil)
+        #expect(ends("") == nil && ends(nil) == nil)
+        #expect(ends("127.0.0.1", 70000) == nil && ends("127.0.0.1", 80, 0) == nil)
     }
 }

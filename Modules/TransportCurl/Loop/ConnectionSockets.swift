@@ -13,15 +13,18 @@
 /// its ends (``Endpoints``), not by its socket, so a socket is matched to its ends when an HTTP/1 exchange on it
 /// ends, and forgotten when it closes. Loop thread only.
 struct ConnectionSockets {
-    /// A connection's ends.
+    /// A connection's ends, as libcurl's prerequest callback names them (never read from a socket).
     struct Endpoints: Hashable {
         var localPort: UInt16
         var remotePort: UInt16
-        /// 4 or 6.
-        var family: UInt8
-        /// The remote address's bytes, as in memory (an IPv4 address in the first four).
+        /// The remote address as libcurl writes it: its bytes when they fit in 16, else their length and a hash.
         var remoteAddressHigh: UInt64
         var remoteAddressLow: UInt64
+
+        /// One word into the hasher rather than four: a lookup runs for every request on a reused connection.
+        func hash(into hasher: inout Hasher) {
+            hasher.combine(UInt64(localPort) << 48 ^ UInt64(remotePort) << 32 ^ remoteAddressHigh ^ remoteAddressLow.byteSwapped)
+        }
     }
 
     /// Every socket libcurl opened for a connection and has not closed.

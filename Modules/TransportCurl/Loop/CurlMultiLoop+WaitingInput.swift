@@ -10,17 +10,18 @@ import Musl
 extension CurlMultiLoop {
     /// A request has its connection (libcurl's prerequest callback), before a byte of it is sent. A reused HTTP/1
     /// connection with bytes waiting is shut down: libcurl's send then fails on it and, as for any reused connection
-    /// found dead, libcurl closes it and sends the request again on a new connection (`Curl_retry_request`).
-    func connectionReady(endpoints: ConnectionSockets.Endpoints, reused: Bool) {
-        guard reused, let socket = connectionSockets.socketToCheck(reusing: endpoints), Self.hasWaitingInput(socket) else { return }
+    /// found dead, libcurl closes it and sends the request again on a new connection (`Curl_retry_request`). A new
+    /// connection is never in the table: its ends are matched only once an exchange on it has ended.
+    func connectionReady(endpoints: ConnectionSockets.Endpoints) {
+        guard let socket = connectionSockets.socketToCheck(reusing: endpoints), Self.hasWaitingInput(socket) else { return }
         _ = shutdown(socket, Int32(SHUT_RDWR))
         connectionSockets.retire(socket)
     }
 
-    /// An exchange on the connection with `endpoints` ended; `easy` is its handle, not yet out of the multi handle.
-    func exchangeEnded(on endpoints: ConnectionSockets.Endpoints, easy: CurlEasy) {
+    /// An exchange on the connection with `endpoints` ended in HTTP `version` (`CURLINFO_HTTP_VERSION`); `easy` is its
+    /// handle, not yet out of the multi handle.
+    func exchangeEnded(on endpoints: ConnectionSockets.Endpoints, version: Int, easy: CurlEasy) {
         // CURL_HTTP_VERSION_1_0 and _1_1; an HTTP/2 connection has other streams' frames waiting as a matter of course.
-        let version = easy.info(CURLINFO_HTTP_VERSION) ?? 0
         connectionSockets.exchangeEnded(on: endpoints, http1: version == 1 || version == 2) {
             Self.keptSocket(of: easy, localPort: endpoints.localPort)
         }
@@ -55,17 +56,24 @@ extension CurlMultiLoop {
 
 extension ConnectionSockets.Endpoints {
     /// The ends libcurl's prerequest callback names: the remote address as text, the ports as numbers; nil for a
-    /// connection without ports (a Unix socket) or an address that is not IPv4 or IPv6.
+    /// connection without ports (a Unix socket) or without an address.
     init?(remoteAddress: UnsafePointer<CChar>?, remotePort: Int32, localPort: Int32) {
         guard let remoteAddress, (1...65535).contains(localPort), (1...65535).contains(remotePort) else { return nil }
-        var bytes: (UInt64, UInt64) = (0, 0)
-        let family = withUnsafeMutableBytes(of: &bytes) { raw -> UInt8? in
-            if inet_pton(AF_INET, remoteAddress, raw.baseAddress) == 1 { return 4 }
-            if inet_pton(AF_INET6, remoteAddress, raw.baseAddress) == 1 { return 6 }
-            return nil
+        // The text as it is, not parsed: the table only compares ends libcurl named, so the same address is always
+        // the same text. An IPv4 address (at most 15 bytes) and a short IPv6 one fit whole.
+        let length = strlen(remoteAddress)
+        guard length > 0 else { return nil }
+        var high: UInt64 = 0, low: UInt64 = 0
+        if length <= 16 {
+            withUnsafeMutableBytes(of: &high) { _ = memcpy($0.baseAddress!, remoteAddress, min(length, 8)) }
+            if length > 8 { withUnsafeMutableBytes(of: &low) { _ = memcpy($0.baseAddress!, remoteAddress + 8, length - 8) } }
+        } else {
+            // FNV-1a, with the length (over 16, so never a whole address's first byte) in the other word.
+            var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+            for index in 0..<length { hash = (hash ^ UInt64(UInt8(bitPattern: remoteAddress[index]))) &* 0x0000_0100_0000_01b3 }
+            high = hash
+            low = UInt64(length)
         }
-        guard let family else { return nil }
-        self.init(localPort: UInt16(localPort), remotePort: UInt16(remotePort), family: family,
-                  remoteAddressHigh: bytes.0, remoteAddressLow: bytes.1)
+        self.init(localPort: UInt16(localPort), remotePort: UInt16(remotePort), remoteAddressHigh: high, remoteAddressLow: low)
     }
 }

@@ -8,7 +8,9 @@ import Musl
 
 /// Reads `TransferMetrics` from a finished easy handle.
 enum CurlMetrics {
-    static func read(from easy: CurlEasy) -> TransferMetrics {
+    /// The metrics of `easy`'s transfer, whose `CURLINFO_HTTP_VERSION` (read once by the caller, which needs it
+    /// too) is `httpVersion`.
+    static func read(from easy: CurlEasy, httpVersion version: Int) -> TransferMetrics {
         func micros(_ info: CURLINFO) -> Int64? {
             guard let micros = easy.info(offset: info), micros > 0 else { return nil }
             return micros
@@ -29,7 +31,7 @@ enum CurlMetrics {
             ),
             bytesSent: easy.info(offset: CURLINFO_SIZE_UPLOAD_T) ?? 0,
             bytesReceived: easy.info(offset: CURLINFO_SIZE_DOWNLOAD_T) ?? 0,
-            httpVersion: httpVersion(easy.info(CURLINFO_HTTP_VERSION) ?? 0),
+            httpVersion: httpVersion(version),
             remoteAddress: address,
             reusedConnection: reused
         )

@@ -290,16 +290,16 @@ final class CurlTransfer: @unchecked Sendable {
     /// again if libcurl then moves it to a new connection.
     func onConnectionReady(remoteAddress: UnsafePointer<CChar>?, remotePort: Int32, localPort: Int32) {
         connectionEnds = ConnectionSockets.Endpoints(remoteAddress: remoteAddress, remotePort: remotePort, localPort: localPort)
-        guard let connectionEnds, let easyHandle else { return }
-        loop.connectionReady(endpoints: connectionEnds, reused: CurlEasy(unsafeRaw: easyHandle).info(CURLINFO_NUM_CONNECTS) == 0)
+        if let connectionEnds { loop.connectionReady(endpoints: connectionEnds) }
     }
 
     /// The transfer ended in curl.
     func finished(result: CURLcode, loop: CurlMultiLoop) {
         guard machine.ended() else { return }
         if let easy = easyHandle.map({ CurlEasy(unsafeRaw: $0) }) {
-            if let connectionEnds { loop.exchangeEnded(on: connectionEnds, easy: easy) }
-            pendingMetrics = CurlMetrics.read(from: easy)
+            let version = easy.info(CURLINFO_HTTP_VERSION) ?? 0
+            if let connectionEnds { loop.exchangeEnded(on: connectionEnds, version: version, easy: easy) }
+            pendingMetrics = CurlMetrics.read(from: easy, httpVersion: version)
             if result == CURLE_OK, head == nil {
                 // A response without a head callback (HTTP/0.9 is refused, so rare): synthesize it.
                 let code = easy.info(CURLINFO_RESPONSE_CODE) ?? 0
