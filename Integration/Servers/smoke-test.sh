@@ -217,6 +217,8 @@ Y="$COURIER_TLS_CHAOS_URL"
 h2chaos() { c -m 5 --cacert "$COURIER_CA_FILE" -o /dev/null -w '%{http_code} %{size_download}' "$@" 2>/dev/null; echo " exit $?"; }
 check "tls-chaos /health over HTTP/2" "$(c --cacert "$COURIER_CA_FILE" -o /dev/null -w '%{http_code} %{http_version}' "$Y/health")" '200 2'
 check "tls-chaos over HTTP/1.1: 505" "$(c --http1.1 --cacert "$COURIER_CA_FILE" -o /dev/null -w '%{http_code}' "$Y/health")" 505
+check "tls-chaos /extra-bytes kind=response over HTTP/1.1: the next request's answer (curl 7.88: the injected one)" \
+    "$(c --http1.1 --cacert "$COURIER_CA_FILE" --rate 4/s "$Y/extra-bytes?kind=response" -o /dev/null --next -s --http1.1 --cacert "$COURIER_CA_FILE" "$Y/extra-bytes-status?token=none")" "$(curl_8 && echo waiting || echo INJECTED)"
 check "tls-chaos /data is the pattern" "$(c --cacert "$COURIER_CA_FILE" "$Y/data?size=502&seed=3" | sha256sum | cut -c1-64)" \
     "$(python3 -c 'import sys; sys.stdout.buffer.write(bytes((i + 3) % 251 for i in range(502)))' | sha256sum | cut -c1-64)"
 for code in INTERNAL_ERROR CANCEL PROTOCOL_ERROR; do

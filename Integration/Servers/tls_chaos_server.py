@@ -5,7 +5,8 @@ the chaos tests (Integration/Tests/IntegrationTests/ChaosTests.swift).
 
 HTTP/2 is served over TLS only (chain.pem and leaf.key, trusted through root.pem), never as h2c: libcurl 7.88
 cannot reuse an h2c prior-knowledge connection (Integration/Servers/README.md, "Surprises"). A client that does
-not offer h2 by ALPN gets an HTTP/1.1 `505 HTTP Version Not Supported`. Connections stay open between requests;
+not offer h2 by ALPN gets an HTTP/1.1 `505 HTTP Version Not Supported`, but for the chaos server's /extra-bytes
+and /extra-bytes-status (chaos_server.py), served here over TLS as there in cleartext. Connections stay open between requests;
 requests on one connection are answered one after the other, in the order they complete.
 
 HTTP/2 routes (GET; the query parameters are optional)
@@ -67,6 +68,7 @@ import h2.exceptions
 from h2.errors import ErrorCodes
 from hyperframe.frame import GoAwayFrame
 
+import chaos_server
 import loopback_server
 from loopback_server import BadRequest
 
@@ -401,6 +403,28 @@ class HandshakeFaultListener:
             loopback_server.close_quietly(sock)
 
 
+def answer_http1(tls):
+    """HTTP/1.1 (no ALPN h2): the chaos server's /extra-bytes and /extra-bytes-status over TLS, a 505 for the rest."""
+    request = loopback_server.read_request_head(tls)
+    if request is None:
+        return
+    method, target, headers, rest = request
+    parts = urlsplit(target)
+    route = HTTP1_ROUTES.get(parts.path)
+    if route is None:
+        tls.sendall(loopback_server.plain_response("505 HTTP Version Not Supported",
+                                                   b"this server speaks HTTP/2 only (ALPN h2)\n"))
+        return
+    try:
+        chaos_server.drain_body(tls, headers, rest)
+        route(tls, method, parts.query)
+    except BadRequest as error:
+        tls.sendall(loopback_server.plain_response("400 Bad Request", ("%s\n" % error).encode()))
+
+
+HTTP1_ROUTES = {"/extra-bytes": chaos_server.extra_bytes, "/extra-bytes-status": chaos_server.extra_bytes_status}
+
+
 # --- the HTTP/2 listener --------------------------------------------------------------------------------------
 
 class Handler(socketserver.BaseRequestHandler):
@@ -413,8 +437,7 @@ class Handler(socketserver.BaseRequestHandler):
             return  # A client that gave up on the handshake (or refused our certificate).
         try:
             if tls.selected_alpn_protocol() != "h2":
-                tls.sendall(loopback_server.plain_response("505 HTTP Version Not Supported",
-                                                           b"this server speaks HTTP/2 only (ALPN h2)\n"))
+                answer_http1(tls)
                 return
             exchange = Exchange(tls)
             exchange.conn.initiate_connection()

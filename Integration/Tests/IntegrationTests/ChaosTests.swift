@@ -231,17 +231,24 @@ struct ChaosTests {
 
     /// A server sends bytes after an answer, once the client has read it and put the connection back for reuse:
     /// a body to a HEAD, a 204 or a 304, more than `Content-Length` said, or a whole response nobody asked for
-    /// (the chaos server's `/extra-bytes`, which says on another connection when they went out). The next
-    /// request to the host must get its own answer, on a new connection. curl 7.88 reuses the connection and reads
-    /// those bytes as the next answer: it fails (1, "HTTP/0.9 when not allowed") or takes the unasked-for response
-    /// as its own; so did Courier, on the same libcurl.
-    @Test(arguments: ["head-body", "204-body", "304-body", "long-body", "response"])
-    func bytesNobodyAskedForAreNotTheNextAnswer(kind: String) async throws {
-        let status = try transport { _ in }
-        try await chaosBatch(Servers.chaos, timeouts: Self.prompt, remotePorts: Self.chaosPorts) { s, _ in
-            let checker = session(Servers.chaos, transport: status) { $0.timeouts = Self.prompt }
+    /// (`/extra-bytes` of the chaos server, and of the TLS chaos server over HTTP/1.1, which say on another
+    /// connection when the bytes went out). The next request to the host must get its own answer, on a new
+    /// connection. curl 7.88 reuses the connection and reads those bytes as the next answer: it fails (1, "HTTP/0.9
+    /// when not allowed") or takes the unasked-for response as its own; so did Courier, on the same libcurl.
+    @Test(arguments: ["head-body", "204-body", "304-body", "long-body", "response"], [false, true])
+    func bytesNobodyAskedForAreNotTheNextAnswer(kind: String, overTLS: Bool) async throws {
+        let (base, ports) = overTLS ? (Servers.tlsChaos, [port(of: Servers.tlsChaos)]) : (Servers.chaos, Self.chaosPorts)
+        let configure: (inout CurlTransport.Configuration) -> Void = {
+            $0.certificateAuthorityFile = Servers.caFile
+            $0.httpVersion = .http1_1
+        }
+        let client = try transport(configure)
+        let status = try transport(configure)
+        try await chaosBatch(Servers.chaos, timeouts: Self.prompt, remotePorts: ports) { _, _ in
+            let s = session(base, transport: client) { $0.timeouts = Self.prompt }
+            let checker = session(base, transport: status) { $0.timeouts = Self.prompt }
             for round in 1...3 {
-                let token = "\(kind)-\(round)-\(UInt64.random(in: 0...UInt64.max))"
+                let token = "\(kind)-\(overTLS)-\(round)-\(UInt64.random(in: 0...UInt64.max))"
                 let method: HTTPRequest.Method = kind == "head-body" ? .head : .get
                 let first = await attempt(s, try s.makeRequest(method, "extra-bytes?kind=\(kind)&token=\(token)"), bound: Self.promptBound)
                 #expect(first.response != nil, "\(kind), first answer: \(first.summary)")
@@ -255,11 +262,13 @@ struct ChaosTests {
                     if !delivered { try await Task.sleep(for: .milliseconds(10)) }
                 }
                 #expect(delivered, "\(kind): the server never sent its extra bytes")
-                let next = await attempt(s, try s.makeRequest(.get, "health"), bound: Self.promptBound)
-                #expect(next.response?.status == .ok && next.response?.data == Data("ok\n".utf8), "\(kind), round \(round), the next request: \(next.summary)")
+                let next = await attempt(s, try s.makeRequest(.get, "extra-bytes-status?token=next"), bound: Self.promptBound)
+                #expect(next.response?.status == .ok && next.response?.data == Data("waiting\n".utf8),
+                        "\(kind), round \(round), the next request: \(next.summary)")
                 #expect(next.response?.metrics?.reusedConnection == false, "\(kind): the next request reused the connection with bytes waiting")
             }
         }
+        await client.shutdown()
         await status.shutdown()
     }
 
