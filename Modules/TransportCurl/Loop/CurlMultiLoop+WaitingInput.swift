@@ -68,7 +68,7 @@ extension ConnectionSockets.Endpoints {
             withUnsafeMutableBytes(of: &high) { _ = memcpy($0.baseAddress!, remoteAddress, min(length, 8)) }
             if length > 8 { withUnsafeMutableBytes(of: &low) { _ = memcpy($0.baseAddress!, remoteAddress + 8, length - 8) } }
         } else {
-            // FNV-1a, with the length (over 16, so never a whole address's first byte) in the other word.
+            // FNV-1a of the text, with its length in the other word.
             var hash: UInt64 = 0xcbf2_9ce4_8422_2325
             for index in 0..<length { hash = (hash ^ UInt64(UInt8(bitPattern: remoteAddress[index]))) &* 0x0000_0100_0000_01b3 }
             high = hash
