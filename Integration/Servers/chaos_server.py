@@ -79,6 +79,10 @@ Routes (GET, or any method; the answers are the same)
   /extra-bytes-status?token=T
                             200 "sent\n" once the extra bytes of the /extra-bytes request with token T have been
                             written, else "waiting\n": a test asks (on another connection) before its next request.
+  /redirect-raw?location=L  302 whose `Location` is L percent-decoded to bytes, as they are: a Latin-1 `%E9` is the
+                            one byte E9, not UTF-8 (old servers send such bytes; httpbin percent-encodes them).
+  /echo-target...           200 with the request target as the server received it, byte for byte (any path that
+                            starts so): where a client went.
   anything else             404 with a plain-text list of the routes; a bad parameter: 400.
 
 What curl 7.88 (the command-line tool) reports for each is in Integration/Servers/README.md.
@@ -93,7 +97,7 @@ import threading
 import gzip
 import time
 import zlib
-from urllib.parse import urlsplit
+from urllib.parse import unquote_to_bytes, urlsplit
 
 import compression_server
 import loopback_server
@@ -378,6 +382,22 @@ def extra_bytes_status(sock, method, query_text):
     sock.sendall(plain_response("200 OK", b"sent\n" if sent else b"waiting\n"))
 
 
+@route("/redirect-raw")
+def redirect_raw(sock, method, query_text):
+    # Read from the raw query: parse_qs would decode the escapes as UTF-8 and replace the bytes that are not.
+    raw = next((part[len("location="):] for part in query_text.split("&") if part.startswith("location=")), "/")
+    location = unquote_to_bytes(raw)
+    if b"\r" in location or b"\n" in location:
+        raise BadRequest("location must not hold CR or LF")
+    sock.sendall(b"HTTP/1.1 302 Found\r\nLocation: " + location + b"\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
+
+
+def echo_target(sock, target):
+    raw = target.encode("latin-1")
+    sock.sendall(head_bytes("200 OK", [("Content-Type", "application/octet-stream"), ("Content-Length", str(len(raw))),
+                                       ("Connection", "close")]) + raw)
+
+
 READS_BODY = {"/no-read": False}
 
 
@@ -392,6 +412,9 @@ class Handler(loopback_server.OneRequestHandler):
         parts = urlsplit(target)
         if READS_BODY.get(parts.path, True):
             drain_body(sock, headers, rest)
+        if parts.path.startswith("/echo-target"):
+            echo_target(sock, target)
+            return
         handler = ROUTES.get(parts.path, not_found)
         if handler is compressed:
             compressed(sock, method, parts.query, parts.path)

@@ -210,6 +210,8 @@ check "chaos /extra-bytes kind=response: the next request's answer (curl 7.88: t
     "$(c --rate 4/s "$X/extra-bytes?kind=response" -o /dev/null --next -s "$X/health")" "$injected"
 check "chaos /extra-bytes-status: sent after the request with its token" \
     "$(c "$X/extra-bytes?kind=long-body&delay_ms=0&token=smoke" -o /dev/null; sleep 0.2; c "$X/extra-bytes-status?token=smoke")" 'sent'
+check "chaos /redirect-raw with a Latin-1 byte: curl follows it percent-encoded" \
+    "$(c -L "$X/redirect-raw?location=/echo-target/caf%E9")" '/echo-target/caf%e9'
 check "chaos unknown route: 404" "$(c -o /dev/null -w '%{http_code}' "$X/nope")" 404
 
 # the TLS chaos server: HTTP/2 over TLS (ALPN h2)

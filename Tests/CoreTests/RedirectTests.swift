@@ -40,6 +40,22 @@ struct RedirectTests {
         }
     }
 
+    @Test func aLocationThatIsNotUTF8KeepsItsBytes() async throws {
+        // A Latin-1 `é` (E9) from an old server: read as text it became U+FFFD, and the next request went to
+        // `/caf%EF%BF%BD`. curl sends the byte percent-encoded; so does Courier now. UTF-8 is kept as it is.
+        for (bytes, path) in [(Array("/caf".utf8) + [0xE9], "/caf%E9"), (Array("/caf\u{E9} x".utf8), "/caf%C3%A9%20x"),
+                              (Array("/a?q=".utf8) + [0xFF, 0x41], "/a?q=%FFA")] {
+            let transport = MockTransport { request in
+                guard request.pathWithoutQuery == "/start" else { return .text(request.path) }
+                var redirect = MockResponse.redirect(.found, to: "/unused")
+                redirect.headerFields = HTTPFields([HTTPField(name: .location, lenientValue: bytes)])
+                return redirect
+            }
+            let response = try await Session(transport: transport).data(for: mockRequest(.get, "/start"))
+            #expect(response.text == path)
+        }
+    }
+
     @Test func historyListsEveryHopInOrder() async throws {
         let transport = MockTransport(routes: [
             "/a": .redirect(.movedPermanently, to: "/b"),

@@ -272,6 +272,24 @@ struct ChaosTests {
         await status.shutdown()
     }
 
+    /// A `Location` whose bytes are not UTF-8 (a Latin-1 `é`, as old servers send; httpbin percent-encodes its own)
+    /// is followed byte for byte, percent-encoded, as curl follows it; it went to `%EF%BF%BD` (U+FFFD) instead.
+    /// The chaos server echoes the target it received.
+    @Test func aLocationThatIsNotUTF8IsFollowedByteForByte() async throws {
+        try await chaosBatch(Servers.chaos, timeouts: Self.prompt, remotePorts: Self.chaosPorts) { s, _ in
+            let port = port(of: Servers.chaos)
+            for (location, target) in [
+                ("/echo-target/caf%E9", "/echo-target/caf%E9"),
+                ("/echo-target/caf%C3%A9%20x", "/echo-target/caf%C3%A9%20x"),
+                ("http://127.0.0.1:\(port)/echo-target/%FF%FE?q=%E9", "/echo-target/%FF%FE?q=%E9"),
+            ] {
+                let outcome = await attempt(s, try s.makeRequest(.get, "redirect-raw?location=\(location)"), bound: Self.promptBound)
+                #expect(outcome.response.map { String(decoding: $0.data, as: UTF8.self) } == target, "\(location): \(outcome.summary)")
+                #expect(outcome.response?.history.count == 1)
+            }
+        }
+    }
+
     /// The control: connections without bytes waiting are reused as before: nginx over HTTP/1.1 in cleartext and
     /// over TLS, and over HTTP/2 (where frames between exchanges are the protocol's own). Not h2c, whose connections
     /// Courier never reuses on libcurl 7.88 (`CurlOptions`).

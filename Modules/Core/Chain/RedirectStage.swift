@@ -79,7 +79,7 @@ struct RedirectStage: Interceptor {
                 response = try await next(request, body: body, context: context)
             }
             let code = response.head.status.code
-            guard Self.isRedirect(response, under: policy), let location = response.head.headerFields[.location] else {
+            guard Self.isRedirect(response, under: policy), let location = Self.location(in: response.head) else {
                 response.history = history + response.history
                 return response
             }
@@ -116,6 +116,27 @@ struct RedirectStage: Interceptor {
             context.redirecting(from: response.head, to: proposed)
             request = proposed
             if !keepsBody { body = nil }
+        }
+    }
+
+    /// The first `Location` field as text to resolve. Its bytes that are not UTF-8 (a Latin-1 `é` from an old
+    /// server) are percent-encoded as they are, as curl does: read as text, each became U+FFFD, and the request went
+    /// to a path the server never named.
+    static func location(in response: HTTPResponse) -> String? {
+        guard let field = response.headerFields.first(where: { $0.name == .location }) else { return nil }
+        return field.withUnsafeBytesOfValue { bytes in
+            if let text = String(validating: bytes, as: UTF8.self) { return text }
+            let hex = Array("0123456789ABCDEF".utf8)
+            var escaped: [UInt8] = []
+            escaped.reserveCapacity(bytes.count * 3)
+            for byte in bytes {
+                if byte < 0x80 {
+                    escaped.append(byte)
+                } else {
+                    escaped.append(contentsOf: [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 0x0F)]])
+                }
+            }
+            return String(decoding: escaped, as: UTF8.self)
         }
     }
 
