@@ -76,6 +76,8 @@ Routes (GET, or any method; the answers are the same)
       response              200 with "hello"; then a whole second response, 200 "INJECTED\n" with
                             `X-Injected: yes`, which a client that reuses the connection reads as the answer to
                             its next request
+                            With group=G&group_size=N, no request of group G is answered before N of them have
+                            arrived (at most 30 s): N requests at once then hold N connections.
   /extra-bytes-status?token=T
                             200 "sent\n" once the extra bytes of the /extra-bytes request with token T have been
                             written, else "waiting\n": a test asks (on another connection) before its next request.
@@ -349,6 +351,8 @@ EXTRA_BYTES = {
 }
 EXTRA_SENT = set()
 EXTRA_LOCK = threading.Lock()
+EXTRA_GROUPS = {}
+EXTRA_GROUPS_CHANGED = threading.Condition()
 
 
 @route("/extra-bytes")
@@ -357,6 +361,13 @@ def extra_bytes(sock, method, query_text):
     answer, extra = EXTRA_BYTES[query.choice("kind", "response", tuple(EXTRA_BYTES))]
     delay = query.integer("delay_ms", 50, 0, 5000) / 1000.0
     token = query.values.get("token", [""])[0]
+    group, size = query.values.get("group", [""])[0], query.integer("group_size", 1, 1, 64)
+    if group:
+        # Nobody is answered before the whole group has arrived, so no request of it can reuse another's connection.
+        with EXTRA_GROUPS_CHANGED:
+            EXTRA_GROUPS[group] = EXTRA_GROUPS.get(group, 0) + 1
+            EXTRA_GROUPS_CHANGED.notify_all()
+            EXTRA_GROUPS_CHANGED.wait_for(lambda: EXTRA_GROUPS[group] >= size, timeout=30)
     sock.sendall(answer)
     time.sleep(delay)
     sock.sendall(extra)

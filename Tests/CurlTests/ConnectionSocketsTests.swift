@@ -81,6 +81,19 @@ struct ConnectionSocketsTests {
         #expect(table.counts.open == 0)
     }
 
+    @Test func idleSocketsAreTheMatchedOnesNoTransferHolds() {
+        var table = ConnectionSockets()
+        for (socket, port) in [(7, 5000), (8, 5001), (9, 5002)] as [(Int32, UInt16)] {
+            table.opened(socket)
+            table.exchangeEnded(on: ends(port), http1: true) { socket }
+        }
+        table.opened(10)  // a connection whose first exchange has not ended: not matched, never swept
+        #expect(Set(table.idleSockets(notHeldBy: [])) == [7, 8, 9])
+        #expect(Set(table.idleSockets(notHeldBy: [ends(5001)])) == [7, 9])
+        table.retire(7)
+        #expect(Set(table.idleSockets(notHeldBy: [ends(5001)])) == [9])
+    }
+
     @Test func endpointsFromLibcurlsText() {
         func ends(_ address: String?, _ remote: Int32 = 8080, _ local: Int32 = 40000) -> ConnectionSockets.Endpoints? {
             guard let address else { return ConnectionSockets.Endpoints(remoteAddress: nil, remotePort: remote, localPort: local) }

@@ -272,6 +272,50 @@ struct ChaosTests {
         await status.shutdown()
     }
 
+    /// Every idle connection to a host got bytes nobody asked for (eight requests at once, each answered with a
+    /// second response after it): the next requests each get their own answer. Skipping a connection costs a request
+    /// one of libcurl's five retries, so the first of them failed (`.sendFailed`) until the other idle connections
+    /// with bytes waiting were closed as soon as the first was found.
+    @Test func manyIdleConnectionsWithBytesWaitingAreAllSkipped() async throws {
+        let client = try transport { $0.maximumConnectionsPerHost = 8 }
+        let status = try transport { _ in }
+        try await chaosBatch(Servers.chaos, timeouts: Self.prompt, remotePorts: Self.chaosPorts) { _, _ in
+            let s = session(Servers.chaos, transport: client) { $0.timeouts = Self.prompt }
+            let checker = session(Servers.chaos, transport: status) { $0.timeouts = Self.prompt }
+            let group = "many-\(UInt64.random(in: 0...UInt64.max))"
+            let tokens = (0..<8).map { "\(group)-\($0)" }
+            // The server answers none of the eight before all have arrived, so each holds a connection of its own.
+            let firsts = await withTaskGroup(of: Int.self) { tasks -> [Int] in
+                for token in tokens {
+                    tasks.addTask {
+                        let path = "extra-bytes?kind=response&token=\(token)&group=\(group)&group_size=8"
+                        guard let request = try? s.makeRequest(.get, path) else { return 0 }
+                        let outcome = await attempt(s, request, bound: Self.promptBound)
+                        return outcome.response?.metrics?.reusedConnection == false ? 1 : 0
+                    }
+                }
+                return await tasks.reduce(into: []) { $0.append($1) }
+            }
+            #expect(firsts.reduce(0, +) == 8, "the first requests did not each have a connection of their own")
+            let deadline = ContinuousClock.now + Self.promptBound
+            for token in tokens {
+                var delivered = false
+                while !delivered, ContinuousClock.now < deadline {
+                    let answer = await attempt(checker, try checker.makeRequest(.get, "extra-bytes-status?token=\(token)"), bound: Self.promptBound)
+                    delivered = answer.response?.data == Data("sent\n".utf8)
+                    if !delivered { try await Task.sleep(for: .milliseconds(10)) }
+                }
+                #expect(delivered, "the server never sent its extra bytes")
+            }
+            for index in 0..<8 {
+                let next = await attempt(s, try s.makeRequest(.get, "extra-bytes-status?token=none"), bound: Self.promptBound)
+                #expect(next.response?.data == Data("waiting\n".utf8), "request \(index): \(next.summary)")
+            }
+        }
+        await client.shutdown()
+        await status.shutdown()
+    }
+
     /// A `Location` whose bytes are not UTF-8 (a Latin-1 `é`, as old servers send; httpbin percent-encodes its own)
     /// is followed byte for byte, percent-encoded, as curl follows it; it went to `%EF%BF%BD` (U+FFFD) instead.
     /// The chaos server echoes the target it received.

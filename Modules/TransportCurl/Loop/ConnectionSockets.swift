@@ -65,6 +65,12 @@ struct ConnectionSockets {
         socketsByEnds[ends]
     }
 
+    /// The sockets of HTTP/1 connections whose ends are not in `held` (the ends of the connections transfers hold
+    /// now): idle in libcurl's pool.
+    func idleSockets(notHeldBy held: Set<Endpoints>) -> [Int32] {
+        socketsByEnds.compactMap { held.contains($0.key) ? nil : $0.value }
+    }
+
     /// The loop shut `socket` down: libcurl will close it, and it is not checked again meanwhile.
     mutating func retire(_ socket: Int32) {
         forgetEnds(of: socket)

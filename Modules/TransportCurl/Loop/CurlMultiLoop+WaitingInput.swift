@@ -14,8 +14,16 @@ extension CurlMultiLoop {
     /// connection is never in the table: its ends are matched only once an exchange on it has ended.
     func connectionReady(endpoints: ConnectionSockets.Endpoints) {
         guard let socket = connectionSockets.socketToCheck(reusing: endpoints), Self.hasWaitingInput(socket) else { return }
-        _ = shutdown(socket, Int32(SHUT_RDWR))
+        Self.discard(socket)
         connectionSockets.retire(socket)
+        // A server that sent one connection bytes nobody asked for may have done it to others (every HEAD answered
+        // with a body): each would cost this request one of libcurl's five retries, and a sixth failed it
+        // (`.sendFailed`, seen with eight). The idle ones with bytes waiting go now, before libcurl offers them.
+        let held = Set(active.values.lazy.compactMap(\.connectionEnds))
+        for idle in connectionSockets.idleSockets(notHeldBy: held) where Self.hasWaitingInput(idle) {
+            Self.discard(idle)
+            connectionSockets.retire(idle)
+        }
     }
 
     /// An exchange on the connection with `endpoints` ended in HTTP `version` (`CURLINFO_HTTP_VERSION`); `easy` is its
@@ -24,6 +32,21 @@ extension CurlMultiLoop {
         // CURL_HTTP_VERSION_1_0 and _1_1; an HTTP/2 connection has other streams' frames waiting as a matter of course.
         connectionSockets.exchangeEnded(on: endpoints, http1: version == 1 || version == 2) {
             Self.keptSocket(of: easy, localPort: endpoints.localPort)
+        }
+    }
+
+    /// Shuts `socket` down and reads away what waits on it (up to 1 MiB), so that libcurl finds the connection
+    /// closed (its check peeks for a byte, and would find the stray ones) and drops it without sending on it. One
+    /// libcurl has already chosen fails its send instead, and libcurl moves the request.
+    private static func discard(_ socket: Int32) {
+        _ = shutdown(socket, Int32(SHUT_RDWR))
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 16_384) { buffer in
+            var read = 0
+            while read < 1 << 20 {
+                let count = recv(socket, buffer.baseAddress, buffer.count, Int32(MSG_DONTWAIT))
+                guard count > 0 else { break }
+                read += count
+            }
         }
     }
 

@@ -45,7 +45,7 @@ final class CurlMultiLoop: @unchecked Sendable {
     /// Transfers whose pause could not be applied yet (no connection): retried after each pass.
     @exclusivity(unchecked) private var pausePending: [CurlTransfer] = []
     private let asleep = Atomic<Bool>(false)
-    @exclusivity(unchecked) private var active: [ObjectIdentifier: CurlTransfer] = [:]
+    @exclusivity(unchecked) private(set) var active: [ObjectIdentifier: CurlTransfer] = [:]
     /// Transfers that need a connection of their own (cleartext HTTP/1.1, a fresh connection) wait here, not
     /// in libcurl, while their host's connections are all busy (see ``HostAdmission`` for why).
     @exclusivity(unchecked) private var admission: HostAdmission<CurlTransfer, CurlOptions.AdmissionKey>

@@ -48,7 +48,7 @@ final class CurlTransfer: @unchecked Sendable {
     var overdueDeadline: ContinuousClock.Instant?
     var isDirty = false
     /// The ends of the connection libcurl gave the request (``onConnectionReady(remoteAddress:remotePort:localPort:)``).
-    @exclusivity(unchecked) private var connectionEnds: ConnectionSockets.Endpoints?
+    @exclusivity(unchecked) private(set) var connectionEnds: ConnectionSockets.Endpoints?
     /// In the loop's list of transfers whose pause is tried again after the next pass.
     var isPausePending = false
     // `machine`, `headers`, `head`, `earlyBody` and `parser` are unchecked for exclusive access, like the loop's own
