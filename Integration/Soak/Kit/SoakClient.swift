@@ -51,13 +51,18 @@ public final class SoakClient: Sendable {
         }
     }
 
-    /// Downloads the session left in the temporary directory: a failed or cancelled download must
-    /// remove its `.part` file.
-    public func leftoverPartFiles() -> [String] {
-        let directory = FileManager.default.temporaryDirectory.path
-        let prefix = "courier-download-\(session.id)-"
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
-        return names.filter { $0.hasPrefix(prefix) }
+    /// Partial files the session left in Courier's download scratch directory (`courier-<uid>` in the temporary
+    /// directory): a cancelled download must remove its `.part` file. When no download has made the directory yet,
+    /// there is nothing to find; when downloads ran and the directory is missing, the check could not look, and
+    /// says so rather than pass.
+    public func leftoverPartFiles(downloadsRan: Bool) -> [String] {
+        let directory = FileManager.default.temporaryDirectory.appending(path: "courier-\(geteuid())").path(percentEncoded: false)
+        // The names are `download-<pid>-<session>-<task>-<random>.part`; the directory outlives processes.
+        let prefix = "download-\(getpid())-\(session.id)-"
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else {
+            return downloadsRan ? ["\(directory) is missing: the download scratch directory moved, and this check cannot see partial files"] : []
+        }
+        return names.filter { $0.hasPrefix(prefix) }.map { directory + "/" + $0 }
     }
 
     /// Stops the transport: every connection closed and handle freed before the program exits.

@@ -46,7 +46,7 @@ func soak() async -> Int32 {
 
     // Files left behind: the session's download .part files and, in the scratch directory, downloads the
     // exercises did not delete.
-    let leftovers = client.leftoverPartFiles()
+    let leftovers = client.leftoverPartFiles(downloadsRan: (tally.passed[.download] ?? 0) > 0)
         + ((try? FileManager.default.contentsOfDirectory(atPath: scratch.path)) ?? []).map { scratch.path + "/" + $0 }
     try? FileManager.default.removeItem(at: scratch)
     await client.shutdown()

@@ -51,6 +51,9 @@ struct DownloadSafetyTests {
     @Test(arguments: [false, true])
     func replacingAFileNeverRemovesADirectory(onAnotherFileSystem: Bool) async throws {
         let s = session()
+        let mine = "download-\(getpid())-\(s.id)-"
+        // A file of that name from a program that had this process ID before is not this test's.
+        let before = Set(((try? FileManager.default.contentsOfDirectory(atPath: Self.scratchDirectory)) ?? []).filter { $0.hasPrefix(mine) })
         let parent: URL
         if onAnotherFileSystem {
             parent = URL(filePath: "/dev/shm").appending(path: "courier-it-\(UUID().uuidString)")
@@ -86,9 +89,10 @@ struct DownloadSafetyTests {
             #expect((failure.underlyingError as? FileError)?.errno == EISDIR, "\(failure)")
         }
         #expect(try String(decoding: Data(contentsOf: kept), as: UTF8.self) == "keep")
-        let leftovers = try FileManager.default.contentsOfDirectory(atPath: Self.scratchDirectory).filter { $0.hasPrefix("download-") }
-        // This session's files only (`download-<session>-<task>-…`): other suites' downloads run beside this one.
-        #expect(!leftovers.contains { $0.hasPrefix("download-\(s.id)-") }, "the failed move left its body behind: \(leftovers)")
+        // This session's files only (`download-<pid>-<session>-<task>-…`): other suites' downloads run beside this
+        // one, and earlier processes' partial files wait in the same directory with the same session numbers.
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: Self.scratchDirectory).filter { $0.hasPrefix(mine) && !before.contains($0) }
+        #expect(leftovers.isEmpty, "the failed move left its body behind: \(leftovers)")
     }
 
     /// The body of a download while it arrives (nginx's `/slow-files/` paces 1 MiB over about two seconds), a
@@ -141,10 +145,10 @@ struct DownloadSafetyTests {
         FileManager.default.temporaryDirectory.appending(path: "courier-\(geteuid())").path(percentEncoded: false)
     }
 
-    /// The file `task` of session `s` writes its body to, while it is open (`download-<session>-<task>-…part`; found by
-    /// `contains`, so that the name before the scratch directory, `courier-download-…`, is found too).
+    /// The file `task` of session `s` writes its body to, while it is open (`download-<pid>-<session>-<task>-…part`;
+    /// found by `contains`, so that the name before the scratch directory, `courier-download-…`, is found too).
     private static func openPartFile(of s: Session, _ task: SessionTask) -> String? {
-        let prefix = "download-\(s.id)-\(task.id)-"
+        let prefix = "download-\(getpid())-\(s.id)-\(task.id)-"
         let descriptors = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
         return descriptors.lazy.compactMap { try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/" + $0) }
             .first { ($0 as NSString).lastPathComponent.contains(prefix) && $0.hasSuffix(".part") }

@@ -76,9 +76,13 @@ extension Session {
 
     /// A new file name in the user's own scratch directory (``DownloadScratch``), where nobody else can
     /// read the body or put anything in its way.
+    ///
+    /// `download-<pid>-<session>-<task>-<random>.part`: the directory outlives the process (a partial file waits
+    /// there for a resume), and session and task numbers start again in every process, so the process ID is what
+    /// tells one program's files from another's.
     private func temporaryFile(for task: SessionTask) throws -> URL {
         URL(filePath: try DownloadScratch.directory(), directoryHint: .isDirectory)
-            .appending(path: "download-\(id)-\(task.id)-\(UInt32.random(in: 0...UInt32.max)).part")
+            .appending(path: "download-\(getpid())-\(id)-\(task.id)-\(UInt32.random(in: 0...UInt32.max)).part")
     }
 
     private func move(_ source: URL, to target: URL, options: DownloadDestination.Options) throws(FileError) {
