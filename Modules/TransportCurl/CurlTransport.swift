@@ -83,6 +83,9 @@ public final class CurlTransport: Transport, CallerExecutorTransport {
         /// is part of libcurl's connection matching: connections are not shared across client certificates.
         public var clientCertificate: ClientCertificate?
         /// Bytes of response body held for a slow reader before the transfer pauses.
+        ///
+        /// Over HTTP/2 a paused stream can cost more: libcurl 7.88 keeps what the server still sends within the
+        /// stream's 32 MiB flow-control window after the pause (docs/curl-transport.md, caveats).
         public var responseBufferSize = 1024 * 1024
         /// Bytes of request body read ahead of the socket.
         public var requestBufferSize = 1024 * 1024
