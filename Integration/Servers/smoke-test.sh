@@ -236,6 +236,10 @@ check "tls-chaos /fields a 2 MB head, one field repeated: curl 56" "$(h2chaos "$
 check "tls-chaos /fields 20,000 103 heads: curl 56" "$(h2chaos "$Y/fields?part=hints&bytes=2000000")" '103 0 exit 56'
 check "tls-chaos /fields 1 KB of trailers" "$(h2chaos "$Y/fields?part=trailers&bytes=1000")" '200 5 exit 0'
 check "tls-chaos /goaway last=stream: the whole body" "$(h2chaos "$Y/goaway?last=stream&after=1000&size=4000000")" '200 4000000 exit 0'
+head -c 1048576 /dev/zero >"$tmp/early-upload.bin"
+for then in reset read stop-reading; do
+    check "tls-chaos /early-answer then=$then: curl takes the 413" "$(h2chaos --data-binary @"$tmp/early-upload.bin" "$Y/early-answer?then=$then")" '413 25 exit 0'
+done
 for fault in alert-handshake-failure alert-internal-error close-after-hello reset-after-hello partial-server-hello stall-after-hello; do
     port="$(c --cacert "$COURIER_CA_FILE" "$Y/handshake-fault?fault=$fault")"
     expected=35

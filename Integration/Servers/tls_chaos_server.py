@@ -27,6 +27,13 @@ HTTP/2 routes (GET; the query parameters are optional)
                             never processed the request. Then the connection is closed (close_notify, FIN).
       last=stream           last-stream-id = this stream (a graceful shutdown): the rest of the body follows,
                             the stream ends normally, then the connection is closed. The request must succeed.
+  /early-answer?status=S&then=T
+                            A POST with a body, answered at its head: an S head (default 413) and a short body,
+                            before the request body has come; then, as T says:
+      then=reset            RST_STREAM NO_ERROR, RFC 9113 section 8.1's way to have the client stop sending
+      then=read             the body read and dropped as it comes
+      then=stop-reading     no more window for the stream: flow control holds the rest of the body for good
+                            (the connection's window is still given back, so other streams go on)
   /fields?part=P&bytes=N&same=S
                             Header fields of about 100 bytes each, N bytes of them in all (default 1 MiB, at most
                             64 MiB), in one header block (HEADERS and as many CONTINUATION frames as it takes):
@@ -101,6 +108,7 @@ class Exchange:
         self.requests = {}   # stream id -> headers, until the request ends
         self.ready = deque()  # (stream id, headers) of whole requests
         self.reset_streams = set()
+        self.unread = set()   # streams whose request body is left unread (/early-answer?then=stop-reading)
         self.closed = False
 
     def flush(self):
@@ -119,11 +127,19 @@ class Exchange:
                 self.requests[event.stream_id] = dict(event.headers)
                 if event.stream_ended is not None:
                     self.ready.append((event.stream_id, self.requests.pop(event.stream_id)))
+                elif urlsplit(self.requests[event.stream_id].get(":path", "")).path in EARLY_ROUTES:
+                    # Answered at its head, before its body has come (and perhaps before it ever does).
+                    self.ready.append((event.stream_id, self.requests.pop(event.stream_id)))
             elif isinstance(event, h2.events.StreamEnded):
                 if event.stream_id in self.requests:
                     self.ready.append((event.stream_id, self.requests.pop(event.stream_id)))
             elif isinstance(event, h2.events.DataReceived):
-                self.conn.acknowledge_received_data(event.flow_controlled_length, event.stream_id)
+                # A stream in `unread` gets no more window: its sender is stopped by flow control. The
+                # connection's window is given back all the same, so other streams go on.
+                if event.stream_id in self.unread:
+                    self.conn.increment_flow_control_window(event.flow_controlled_length)
+                else:
+                    self.conn.acknowledge_received_data(event.flow_controlled_length, event.stream_id)
             elif isinstance(event, h2.events.StreamReset):
                 self.reset_streams.add(event.stream_id)
             elif isinstance(event, h2.events.ConnectionTerminated):
@@ -237,6 +253,26 @@ def goaway(exchange, stream_id, query):
         exchange.send_head(stream_id, 200, octet_head(len(body)))
     exchange.send_body(stream_id, body[max(after, 0):], True)
     exchange.close()
+
+
+@route("/early-answer")
+def early_answer(exchange, stream_id, query):
+    """Answers an upload at its head, before its body, as a server refusing it (413) or one that needs none."""
+    status = query.integer("status", 413, 200, 599)
+    then = query.choice("then", "reset", ("reset", "read", "stop-reading"))
+    text = b"answered before the body\n"
+    if then == "stop-reading":
+        exchange.unread.add(stream_id)
+    exchange.send_head(stream_id, status, [("content-type", "text/plain"), ("content-length", str(len(text)))])
+    exchange.send_body(stream_id, text, True)
+    if then == "reset":
+        # RFC 9113 section 8.1: a server that answered before the request ended may send RST_STREAM with
+        # NO_ERROR to have the client stop sending; the client must not discard the answer for it.
+        exchange.conn.reset_stream(stream_id, error_code=ErrorCodes.NO_ERROR)
+        exchange.flush()
+
+
+EARLY_ROUTES = {"/early-answer"}
 
 
 @route("/fields")

@@ -126,4 +126,39 @@ extension ChaosTests {
             }
         }
     }
+
+    /// An upload answered at its head, before its body (a server refusing it with 413): the server then resets the
+    /// stream with NO_ERROR (RFC 9113 §8.1's way to stop the client sending), keeps reading the body, or stops
+    /// reading it, so that flow control holds the rest of it for good. Whichever, the answer is the call's
+    /// response, as `curl` 7.88 reports it in each case, and the call ends within its bound; for a body from
+    /// memory, from a file, and from a stream of unknown length (sent as DATA frames without a length).
+    @Test func anAnswerBeforeTheUploadEndsIsTheResponse() async throws {
+        let size = 16 << 20
+        let file = try temporaryDirectory().appending(path: "upload.bin")
+        defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }
+        try Data(count: size).write(to: file)
+        let bodies: [(String, @Sendable () throws -> Body)] = [
+            ("memory", { Body(Data(count: size)) }),
+            ("file", { try Body(contentsOfFileAt: file.path(percentEncoded: false)) }),
+            ("stream", {
+                let chunk = ArraySlice([UInt8](repeating: 0x61, count: 256 << 10))
+                let chunks = AsyncStream<ArraySlice<UInt8>> { continuation in
+                    for _ in 0..<(size / chunk.count) { continuation.yield(chunk) }
+                    continuation.finish()
+                }
+                return Body(chunks, length: .unknown, iterationBehavior: .single)
+            }),
+        ]
+        try await chaosBatch(Servers.tlsChaos, timeouts: Self.prompt, remotePorts: Self.tlsChaosPorts) { s, _ in
+            for then in ["reset", "read", "stop-reading"] {
+                for (kind, body) in bodies {
+                    let request = try s.makeRequest(.post, "early-answer?status=413&then=\(then)")
+                    let outcome = await attempt(s, request, body: try body(), bound: Self.promptBound)
+                    #expect(!outcome.hung && outcome.elapsed < Self.promptBound, "\(then), \(kind): \(outcome.summary)")
+                    #expect(outcome.response?.status.code == 413, "\(then), \(kind): \(outcome.summary)")
+                    #expect(outcome.response.map { String(decoding: $0.data, as: UTF8.self) } == "answered before the body\n", "\(then), \(kind)")
+                }
+            }
+        }
+    }
 }
