@@ -35,7 +35,8 @@ enum CachePolicy {
 
     /// True when `response` to `request` may be stored (RFC 9111 §3): a `GET`, a final status the cache
     /// understands, no `no-store` on either side, no `Vary: *`, and explicit freshness or a status that is
-    /// heuristically cacheable. `Authorization` does not prevent it: this cache is private.
+    /// heuristically cacheable. `Authorization` does not prevent it: this cache is private (but the entry answers
+    /// only requests with the same credentials, ``credentialFields``).
     static func isStorable(_ response: HTTPResponse, for request: HTTPRequest) -> Bool {
         guard request.method == .get, response.status.code >= 200, response.status.code != 206 else { return false }
         let requestControl = CacheControl(request.headerFields[values: .cacheControl])
@@ -47,16 +48,36 @@ enum CachePolicy {
         return explicit || heuristicallyCacheable.contains(response.status.code)
     }
 
-    /// The request header values `response`'s `Vary` names.
+    /// Request fields that say who is asking. A stored response answers only a request with the same values of
+    /// these as the request it answered (none, if it had none), as if the response had named them in `Vary`.
+    ///
+    /// Why, in a private cache that RFC 9111 lets store and reuse authenticated responses: a private cache assumes
+    /// one user, and a Courier session often serves many (a server calling an API for each of its users, with
+    /// their tokens), or one user who signs out and in as another. Reused across credentials, a stored response
+    /// handed one user's data to the next. The values are kept as SHA-256 digests, so no token or cookie is
+    /// written into a disk cache's files.
+    static let credentialFields: [HTTPField.Name] = [.authorization, .cookie]
+
+    /// The request header values `response`'s `Vary` names, and those of ``credentialFields`` (as digests).
     static func varyValues(of response: HTTPResponse, request: HTTPRequest) -> [String: String?] {
         var values: [String: String?] = [:]
         for name in response.headerFields[values: .vary].flatMap({ $0.split(separator: ",") }) {
             let field = name.trimmingOptionalWhitespace().lowercased()
             guard let fieldName = HTTPField.Name(field) else { continue }
-            let value = request.headerFields[values: fieldName]
-            values[field] = value.isEmpty ? String?.none : value.joined(separator: ", ")
+            values[field] = value(of: fieldName, in: request)
+        }
+        for field in credentialFields {
+            values[field.canonicalName] = value(of: field, in: request)
         }
         return values
+    }
+
+    /// What the cache keeps of a request field: its values joined, a credential's as its digest; `nil` when absent.
+    private static func value(of field: HTTPField.Name, in request: HTTPRequest) -> String? {
+        let values = request.headerFields[values: field]
+        guard !values.isEmpty else { return nil }
+        let joined = values.joined(separator: ", ")
+        return credentialFields.contains(field) ? "sha256:" + SHA256Digest.hex(joined.utf8) : joined
     }
 
     /// How long the entry stays fresh from when it was generated (RFC 9111 §4.2.1): `max-age`, else
@@ -140,12 +161,16 @@ enum CachePolicy {
         return entry
     }
 
-    /// True when the request has the values the entry's `Vary` recorded.
+    /// True when the request has the values the entry's `Vary` recorded, and the same credentials
+    /// (``credentialFields``) as the request the entry answered.
     static func matchesVary(_ entry: CacheEntry, _ request: HTTPRequest) -> Bool {
-        entry.vary.allSatisfy { name, value in
+        // An entry recorded without a credential field (one a test or an older store made) counts it as absent.
+        for field in credentialFields where entry.vary[field.canonicalName] == nil {
+            guard request.headerFields[field] == nil else { return false }
+        }
+        return entry.vary.allSatisfy { name, recorded in
             guard let fieldName = HTTPField.Name(name) else { return false }
-            let current = request.headerFields[values: fieldName]
-            return (current.isEmpty ? nil : current.joined(separator: ", ")) == value
+            return value(of: fieldName, in: request) == recorded
         }
     }
 

@@ -12,7 +12,7 @@ import FoundationEssentials
 /// is a miss too. Reading an entry touches its modification time; past ``maximumBytes`` the files least
 /// recently touched are removed.
 ///
-/// A file is `CCE1`, the metadata's length (4 bytes, big-endian), the metadata as JSON, then the body's bytes.
+/// A file is `CCE2`, the metadata's length (4 bytes, big-endian), the metadata as JSON, then the body's bytes.
 final class DiskCacheStore: CacheStore {
     let directory: String
     let maximumBytes: Int
@@ -29,7 +29,9 @@ final class DiskCacheStore: CacheStore {
         var responseTime: Date
     }
 
-    private static let magic: [UInt8] = Array("CCE1".utf8)
+    /// `CCE2` since entries record the request's credentials (`CachePolicy.credentialFields`): a `CCE1` entry
+    /// does not, and could have answered a request with other credentials, so it is a miss.
+    private static let magic: [UInt8] = Array("CCE2".utf8)
 
     init(directory: String, maximumBytes: Int) throws(FileError) {
         self.directory = directory

@@ -123,7 +123,7 @@ import Testing
         #expect(other.entry(for: entry.key) != nil)
         // A truncated file is a miss, not a crash.
         let file = try #require(try FileManager.default.contentsOfDirectory(atPath: directory).first)
-        try Data("CCE1\u{0}\u{0}\u{9}\u{0}{".utf8).write(to: URL(fileURLWithPath: directory + "/" + file))
+        try Data("CCE2\u{0}\u{0}\u{9}\u{0}{".utf8).write(to: URL(fileURLWithPath: directory + "/" + file))
         #expect(store.entry(for: entry.key) == nil)
         #expect(DiskCacheStore.decode(Data()) == nil)
         for index in 0..<6 {

@@ -101,4 +101,28 @@ struct HTTPCacheTests {
         #expect(try response.data == smallJSON)
         #expect(wire.statuses.value.isEmpty)
     }
+
+    /// One session asking for two users, as a server calling an API for each of its users does: httpbin's
+    /// `/cache/60` (`max-age=60`, the body echoing the request's fields) stored for alice's token never answers
+    /// bob's, nor a request without a token; the same token is answered from the cache.
+    @Test(arguments: Store.allCases)
+    func aStoredResponseIsNeverAnotherUsers(store: Store) async throws {
+        let (cache, directory) = try cache(store)
+        defer { directory.map { try? FileManager.default.removeItem(atPath: $0) } }
+        let (httpbin, wire) = api(Servers.httpbin, cache)
+        func echoedAuthorization(_ token: String?) async throws -> String? {
+            var headers = HTTPFields()
+            if let token { headers[.authorization] = "Bearer \(token)" }
+            let response = try await httpbin.data(for: try httpbin.makeRequest(.get, "cache/60", headers: headers))
+            #expect(response.status == .ok)
+            return (try json(response)["headers"] as? [String: Any])?["Authorization"] as? String
+        }
+        #expect(try await echoedAuthorization("alice") == "Bearer alice")
+        #expect(try await echoedAuthorization("bob") == "Bearer bob", "bob was answered with alice's stored response")
+        #expect(try await echoedAuthorization(nil) == nil, "a request without a token was answered with a user's response")
+        #expect(wire.statuses.value == [.ok, .ok, .ok])
+        #expect(try await echoedAuthorization(nil) == nil)
+        #expect(wire.statuses.value == [.ok, .ok, .ok], "the same (absent) credentials were not answered from the cache")
+        #expect(cache.statistics.hits == 1)
+    }
 }

@@ -42,6 +42,25 @@ enum CacheFuzz: FuzzTarget {
             break
         }
 
+        // Credentials: an entry stored for one `Authorization` and `Cookie` (or none) never answers a request with
+        // others, and always answers (when fresh) one with the same.
+        let credentials = (0..<4).map { _ in input.string(upTo: 24).filter { $0 != "\r" && $0 != "\n" } }
+        var storedFor = request, askedBy = request
+        if !credentials[0].isEmpty { storedFor.headerFields[.authorization] = credentials[0] }
+        if !credentials[1].isEmpty { storedFor.headerFields[.cookie] = credentials[1] }
+        if !credentials[2].isEmpty { askedBy.headerFields[.authorization] = credentials[2] }
+        if !credentials[3].isEmpty { askedBy.headerFields[.cookie] = credentials[3] }
+        var personal = entry
+        personal.vary = CachePolicy.varyValues(of: HTTPResponse(status: .ok), request: storedFor)
+        let same = storedFor.headerFields[.authorization] == askedBy.headerFields[.authorization]
+            && storedFor.headerFields[.cookie] == askedBy.headerFields[.cookie]
+        precondition(CachePolicy.matchesVary(personal, askedBy) == same, "credentials \(credentials) matched wrongly")
+        precondition(CachePolicy.matchesVary(personal, storedFor), "credentials \(credentials[0...1]) did not match themselves")
+        for field in CachePolicy.credentialFields {
+            guard let kept = personal.vary[field.canonicalName] ?? nil else { continue }
+            precondition(kept.hasPrefix("sha256:") && kept.count == 71 && kept.dropFirst(7).allSatisfy(\.isHexDigit), "\(field) kept as \(kept)")
+        }
+
         // The disk format: an entry reads back as itself; arbitrary bytes read as an entry or nothing.
         // One directory per process: two fuzzers of this target at once (a long run beside the test suite's
         // bounded one) sharing a directory read each other's entries under the same key, and the round trip
