@@ -4,7 +4,7 @@
 --session: cookies set by a redirect hop are kept between runs; the session's cookie file has mode 0600 in a
 directory of mode 0700 under XDG_CONFIG_HOME, and curl -b sends what it holds; curl -c's file, put in its place,
 is what courier sends next; an authorization given once is sent again by the next run of the session; a bad name
-is refused before anything is sent.
+is refused before anything is sent. Credentials in a URL authenticate as they do with curl.
 --stream: an event stream's first event is printed while the stream is still open (the next event is 10 s away),
 NDJSON lines are pretty-printed one by one, and 128 MiB of lines pass with the process's peak resident memory within
 32 MiB of a ten-line stream's (wait4's ru_maxrss): lines are read as they arrive, in constant memory.
@@ -73,6 +73,18 @@ def main():
         without = run(httpbin + "/basic-auth/ada/s3cret")
         check(given.returncode == 0 and again.returncode == 0 and without.returncode == 4,
               f"the session keeps the authorization (exit {given.returncode}, {again.returncode}; without a session {without.returncode})")
+        # Credentials in the URL: sent as HTTP Basic, percent-decoded, as curl sends them (curl is the oracle).
+        scheme, rest = httpbin.split("://", 1)
+        for user, password in [("ada", "s3cret"), ("a%40da", "p%3Aw%20d")]:
+            url = f"{scheme}://{user}:{password}@{rest}/basic-auth/{user}/{password}"
+            by_courier = run(url)
+            by_curl = subprocess.run(["curl", "-sS", "--max-time", "10", "-o", "/dev/null", "-w", "%{http_code}", url],
+                                     capture_output=True, text=True, timeout=30)
+            check(by_courier.returncode == 0 and '"authenticated": true' in by_courier.stdout and by_curl.stdout == "200",
+                  f"credentials in the URL ({user}:{password}) authenticate, as with curl (exit {by_courier.returncode}, curl {by_curl.stdout})")
+        wrong = run(f"{scheme}://ada:wrong@{rest}/basic-auth/ada/s3cret")
+        check(wrong.returncode == 4, f"wrong credentials in the URL get the 401 (exit {wrong.returncode})")
+
         refused = run("--session", "bad name!", httpbin + "/get")
         check(refused.returncode == 1 and "--session takes a name" in refused.stderr, "a bad session name is refused")
 

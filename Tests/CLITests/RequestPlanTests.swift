@@ -1,5 +1,6 @@
 @testable import CourierCLI
 import CourierCore
+import Foundation
 import HTTPTypes
 import Testing
 
@@ -147,5 +148,15 @@ struct RequestPlanTests {
     @Test func anAuthorizationItemWinsOverTheOption() throws {
         let built = try plan(["http://h/", "Authorization:Token x"], authorization: .bearer("y"))
         #expect(built.request.headerFields[values: .authorization] == ["Token x"])
+    }
+
+    /// Credentials in the URL are sent as HTTP Basic, percent-decoded, as curl sends them; -a and --bearer win.
+    @Test func credentialsInTheURLAreBasicAuthorization() throws {
+        let built = try plan(["http://a%40da:p%3Aw@h/"])
+        #expect(built.authorization == .basic(user: "a@da", password: "p:w"))
+        #expect(built.request.headerFields[.authorization] == "Basic " + Data("a@da:p:w".utf8).base64EncodedString())
+        #expect(built.request.authority == "h")
+        #expect(try plan(["http://ada:x@h/"], authorization: .bearer("t")).request.headerFields[.authorization] == "Bearer t")
+        #expect(try plan(["http://h/"]).request.headerFields[.authorization] == nil)
     }
 }

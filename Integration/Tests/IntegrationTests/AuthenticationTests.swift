@@ -108,4 +108,33 @@ final class RecordingStatuses: Interceptor {
         statuses.update { $0.append(response.status) }
         return response
     }
+
+    /// Credentials in the base URL (`http://ada:s3cret@127.0.0.1:…/`) open httpbin's `/basic-auth/ada/s3cret`, as curl's
+    /// do; percent-encoded ones are decoded first. A redirect within the origin keeps them; one to another origin
+    /// (`localhost` for `127.0.0.1`) does not send them.
+    @Test func credentialsInTheURLAreSentAsBasic() async throws {
+        func base(user: String?, password: String?, host: String = "127.0.0.1") throws -> String {
+            var parts = try #require(URLComponents(string: Servers.httpbin))
+            parts.percentEncodedUser = user
+            parts.percentEncodedPassword = password
+            parts.host = host
+            return try #require(parts.string)
+        }
+        let ada = session(try base(user: "ada", password: "s3cret"))
+        #expect(try await ada.data(.get, "basic-auth/ada/s3cret").status == .ok)
+        let encoded = session(try base(user: "a%40da", password: "p%3Aw%20d"))
+        #expect(try await encoded.data(.get, "basic-auth/a%40da/p%3Aw%20d").status == .ok)
+        #expect(try await session(try base(user: "ada", password: "wrong")).data(.get, "basic-auth/ada/s3cret").status == .unauthorized)
+
+        func echoedAuthorization(_ path: String) async throws -> String? {
+            let response = try await ada.data(.get, path)
+            return (try json(response)["headers"] as? [String: Any])?["Authorization"] as? String
+        }
+        let basic = "Basic " + Data("ada:s3cret".utf8).base64EncodedString()
+        #expect(try await echoedAuthorization("redirect-to?url=/headers") == basic)
+        let elsewhere = try base(user: nil, password: nil, host: "localhost")
+        let target = (elsewhere.hasSuffix("/") ? elsewhere : elsewhere + "/") + "headers"
+        let escaped = try #require(target.addingPercentEncoding(withAllowedCharacters: .alphanumerics))
+        #expect(try await echoedAuthorization("redirect-to?url=\(escaped)") == nil, "the credentials went to another origin")
+    }
 }

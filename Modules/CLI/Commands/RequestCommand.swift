@@ -75,7 +75,7 @@ struct RequestCommand: ParsableCommand {
     @Flag(inversion: .prefixedNo, help: "Show a progress bar on stderr (default: on when stderr is a terminal and the body is over 1 MiB).")
     var progress: Bool?
 
-    @Option(name: [.customShort("a"), .long], help: ArgumentHelp("Basic authorization.", valueName: "USER:PASS"))
+    @Option(name: [.customShort("a"), .long], help: ArgumentHelp("Basic authorization (credentials in the URL, user:pass@host, are used when neither this nor --bearer is given).", valueName: "USER:PASS"))
     var auth: String?
 
     @Option(help: ArgumentHelp("Bearer authorization.", valueName: "TOKEN"))

@@ -99,6 +99,8 @@ struct RequestPlan {
     ) throws(CLIError) -> RequestPlan {
         let method = try line.method()
         let url = try line.target()
+        // Credentials in the URL (`https://user:pass@host/`), percent-decoded, as curl uses them; -a or --bearer wins.
+        let authorization = authorization ?? URLCredentials.userAndPassword(in: url).map { Authorization.basic(user: $0.user, password: $0.password) }
         let hasFiles = line.items.contains { $0.kind == .file }
         if hasFiles, let encoding, encoding != .multipart {
             throw CLIError(

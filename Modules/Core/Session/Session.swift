@@ -71,6 +71,11 @@ public final class Session: Sendable {
 
     /// A request for `path` resolved against the base URL, with the session's header fields
     /// overridden by `headers`.
+    ///
+    /// Credentials in the URL (`https://user:password@host/`, in `path` or in a base URL a relative `path`
+    /// resolves against) become an HTTP Basic `Authorization` field, percent-decoded, unless the fields already have
+    /// one, as curl, Go and Python's clients use them; the request's authority never carries them. They went
+    /// nowhere before: the request was sent without them, and its `401` said nothing of why.
     public func makeRequest(
         _ method: HTTPRequest.Method,
         _ path: String,
@@ -82,7 +87,11 @@ public final class Session: Sendable {
         } catch {
             throw CourierError(stage: .requestSerialization, underlyingError: error)
         }
-        return HTTPRequest(method: method, url: url, headerFields: configuration.headers.overridden(by: headers))
+        var fields = configuration.headers.overridden(by: headers)
+        if fields[.authorization] == nil, let basic = URLCredentials.basicAuthorization(in: url) {
+            fields[.authorization] = basic
+        }
+        return HTTPRequest(method: method, url: url, headerFields: fields)
     }
 
     /// `request` and its body after the session's request serializer applied `parameters`.
