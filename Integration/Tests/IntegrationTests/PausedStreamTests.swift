@@ -43,8 +43,18 @@ struct PausedStreamTests {
     /// Four 64 MiB streams read one chunk each, then nobody reads them for two seconds: a call made meanwhile on the
     /// same connection completes, the client holds at most libcurl's window of each (not the 256 MiB the server has
     /// to send), and each stream then reads to its end byte-exact. (Reading slowly is the next test's.)
-    @Test func aStreamNobodyReadsHoldsNoOtherCall() async throws {
-        let s = session()
+    ///
+    /// In a process of its own (an exit test; what it expects is reported from there): resident memory is the
+    /// process's, and in the test process the other suites' transfers move it by more than this bound allows, while
+    /// the hundred megabytes libcurl may hold here broke their bounds (a clean-clone run beside a CPU hog at `8ccd5c0`).
+    @Test func aStreamNobodyReadsHoldsNoOtherCall() async {
+        await #expect(processExitsWith: .success) {
+            try await PausedStreamTests.readFourStreamsAfterAPause()
+        }
+    }
+
+    static func readFourStreamsAfterAPause() async throws {
+        let s = PausedStreamTests().session()
         let before = residentBytes()
         let heads = Box<[HTTPResponse]>([])
         let gate = Gate()
