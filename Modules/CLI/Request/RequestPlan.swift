@@ -46,7 +46,7 @@ struct RequestPlan {
         var headerValue: String {
             switch self {
             case .basic(let user, let password):
-                return "Basic " + Data("\(user):\(password)".utf8).base64EncodedString()
+                return BasicCredentials.fieldValue(user: user, password: password)
             case .bearer(let token):
                 return "Bearer " + token
             }

@@ -54,8 +54,7 @@ public struct ChallengeInterceptor: Interceptor {
                 throw error
             case .useCredential(let user, let password):
                 guard challenge.scheme.lowercased() == "basic", body?.iterationBehavior != .single else { return response }
-                let token = Data("\(user):\(password)".utf8).base64EncodedString()
-                request.headerFields[.authorization] = "Basic \(token)"
+                request.headerFields[.authorization] = BasicCredentials.fieldValue(user: user, password: password)
                 await response.body.drain(upTo: 64 * 1024)
                 failures += 1
             }

@@ -12,6 +12,6 @@ package enum URLCredentials {
 
     /// `Basic base64(user:password)` for the URL's credentials, or `nil` when it names no user.
     package static func basicAuthorization(in url: URL) -> String? {
-        userAndPassword(in: url).map { "Basic " + Data("\($0.user):\($0.password)".utf8).base64EncodedString() }
+        userAndPassword(in: url).map { BasicCredentials.fieldValue(user: $0.user, password: $0.password) }
     }
 }

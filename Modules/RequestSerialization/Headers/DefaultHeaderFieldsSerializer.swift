@@ -58,8 +58,7 @@ extension DefaultHeaderFieldsSerializer {
     /// The header is built from base64 text, so no input can inject a header. A colon in
     /// `username` cannot be told apart from the separator by the server: RFC 7617 forbids it.
     public mutating func setAuthorization(username: String, password: String) {
-        let credentials = Data((username + ":" + password).utf8).base64EncodedString()
-        defaultHeaderFields[.authorization] = "Basic " + credentials
+        defaultHeaderFields[.authorization] = BasicCredentials.fieldValue(user: username, password: password)
     }
 
     /// Sets `Authorization: Bearer <token>` (RFC 6750).
