@@ -4,7 +4,8 @@ for the chaos tests (Integration/Tests/IntegrationTests/ChaosTests.swift). The f
 has one route per fault at fixed sizes; this one cuts, resets, lies and stalls at chosen offsets so that tests
 can sweep them. It runs on its own port, used by the chaos tests only, so a test can count its own connections.
 
-Each connection serves one request and is closed (every answer says `Connection: close`), but for /extra-bytes. The request head is
+Each connection serves one request and is closed (every answer says `Connection: close`), but for /extra-bytes
+and /answer-once. The request head is
 read first; a request body announced by Content-Length is read and dropped, except by /no-read, which never
 reads it. Bodies are deterministic: `random.Random(seed).randbytes(size)` (seed 0 unless given).
 
@@ -78,6 +79,12 @@ Routes (GET, or any method; the answers are the same)
                             its next request
                             With group=G&group_size=N, no request of group G is answered before N of them have
                             arrived (at most 30 s): N requests at once then hold N connections.
+  /answer-once?close=C      A connection kept open for one answer: 200 "once\n" (`Content-Length`, no `Connection:
+                            close`), after which the next request on the connection is read whole (head and body)
+                            and never answered: the connection is closed, with a FIN (close=fin, the default) or a
+                            TCP RST (close=reset). What a client meets when a server closes an idle kept-alive
+                            connection as the client sends on it (an idle timeout, a restart): it must send the
+                            request again on a new connection.
   /extra-bytes-status?token=T
                             200 "sent\n" once the extra bytes of the /extra-bytes request with token T have been
                             written, else "waiting\n": a test asks (on another connection) before its next request.
@@ -383,6 +390,19 @@ def extra_bytes(sock, method, query_text):
         count += 1
         sock.sendall(head_bytes("200 OK", [("Content-Type", "text/plain"), ("Content-Length", "7"),
                                            ("X-Request-On-Connection", str(count))]) + b"honest\n")
+
+
+@route("/answer-once")
+def answer_once(sock, method, query_text):
+    abort = Query(query_text).choice("close", "fin", ("fin", "reset")) == "reset"
+    sock.sendall(head_bytes("200 OK", [("Content-Type", "text/plain"), ("Content-Length", "5")]) + b"once\n")
+    request = loopback_server.read_request_head(sock)
+    if request is None:
+        return
+    _method, _target, headers, rest = request
+    drain_body(sock, headers, rest)  # read whole, so that a FIN is a FIN and not the kernel's RST for unread bytes
+    if abort:
+        loopback_server.close_with_reset(sock)
 
 
 @route("/extra-bytes-status")

@@ -208,6 +208,10 @@ check "chaos /extra-bytes kind=head-body: the next request on the connection (cu
     "$(c --rate 4/s -I "$X/extra-bytes?kind=head-body" -o /dev/null --next -s "$X/health" -o /dev/null -w '%{http_code}' 2>/dev/null; echo " exit $?")" "$next_fails"
 check "chaos /extra-bytes kind=response: the next request's answer (curl 7.88: the injected one)" \
     "$(c --rate 4/s "$X/extra-bytes?kind=response" -o /dev/null --next -s "$X/health")" "$injected"
+check "chaos /answer-once close=fin: the next request on the connection is sent again on a new one (curl 7.88: once twice)" \
+    "$(c "$X/answer-once" --next -s "$X/answer-once" | tr '\n' ' ')" 'once once '
+check "chaos /answer-once close=reset: the same after an RST" \
+    "$(c "$X/answer-once?close=reset" --next -s "$X/answer-once?close=reset" | tr '\n' ' ')" 'once once '
 check "chaos /extra-bytes-status: sent after the request with its token" \
     "$(c "$X/extra-bytes?kind=long-body&delay_ms=0&token=smoke" -o /dev/null; sleep 0.2; c "$X/extra-bytes-status?token=smoke")" 'sent'
 check "chaos /redirect-raw with a Latin-1 byte: curl follows it percent-encoded" \

@@ -350,6 +350,24 @@ struct ChaosTests {
         await tls.shutdown()
     }
 
+    /// A server that closes a kept-alive connection as the next request arrives on it (an idle timeout, a restart:
+    /// `/answer-once` reads the request and closes, with a FIN or an RST) has processed nothing, and libcurl sends
+    /// the request again on a new connection, as curl does. Every time: libcurl 7.88 counts a handle's retries
+    /// over all its transfers and fails the sixth with "Connection died, tried 5 times before giving up" (curl
+    /// #19066), and the transport's handles serve many transfers, so calls 7, 14 and 21 of this run failed
+    /// `.sendFailed` (FIN) or `.connectionLost` (RST) before a handle that retried was replaced.
+    @Test(arguments: ["fin", "reset"])
+    func aConnectionClosedAsTheNextRequestArrivesIsRetriedEveryTime(close: String) async throws {
+        try await chaosBatch(Servers.chaos, timeouts: Self.prompt, remotePorts: Self.chaosPorts) { s, _ in
+            for call in 1...21 {
+                // GET, and PUT and POST with bodies libcurl rewinds for the second attempt.
+                let (method, body): (HTTPRequest.Method, Body?) = [(.get, nil), (.put, Body("put")), (.post, Body("post"))][call % 3]
+                let outcome = await attempt(s, try s.makeRequest(method, "answer-once?close=\(close)"), body: body, bound: Self.promptBound)
+                #expect(outcome.response?.status == .ok && outcome.response?.data == Data("once\n".utf8), "call \(call), \(method): \(outcome.summary)")
+            }
+        }
+    }
+
     // MARK: Servers that close right after the head
 
     /// A 200 head (Content-Length or chunked), then the connection closes: a FIN is `.truncatedBody`, an RST

@@ -584,7 +584,7 @@ final class CurlMultiLoop: @unchecked Sendable {
             // An idle handle must not point at a transfer that is about to be freed.
             if configuration.diagnostics != nil { _ = ccurl_easy_setopt_pointer(easy, CURLOPT_DEBUGDATA, nil) }
         }
-        recycle(transfer.takeHandle())
+        recycle(transfer.takeHandle(), retried: transfer.handleMayHaveRetried)
         freeConnectionSlot(of: transfer)
     }
 
@@ -618,9 +618,11 @@ final class CurlMultiLoop: @unchecked Sendable {
         idleHandles.popLast() ?? PooledEasy.make(options: configuration, loop: Unmanaged.passUnretained(self).toOpaque())
     }
 
-    private func recycle(_ handle: PooledEasy?) {
+    /// Pools `handle` for another transfer, unless the pool is full or the handle `retried` a request (libcurl
+    /// keeps counting a handle's retries across transfers: ``CurlTransfer/handleMayHaveRetried``), then frees it.
+    private func recycle(_ handle: PooledEasy?, retried: Bool = false) {
         guard let handle else { return }
-        if idleHandles.count < Self.idleHandleLimit {
+        if !retried, idleHandles.count < Self.idleHandleLimit {
             idleHandles.append(handle)
         } else {
             handle.cleanup()

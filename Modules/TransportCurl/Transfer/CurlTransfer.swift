@@ -49,6 +49,11 @@ final class CurlTransfer: @unchecked Sendable {
     var isDirty = false
     /// The ends of the connection libcurl gave the request (``onConnectionReady(remoteAddress:remotePort:localPort:)``).
     @exclusivity(unchecked) private(set) var connectionEnds: ConnectionSockets.Endpoints?
+    /// How many times libcurl gave the request a connection: more than once when it sent the request again on a new
+    /// one. With `endedCleanly`, whether the handle may go back to the pool (``handleMayHaveRetried``).
+    private var connectionsGiven = 0
+    /// libcurl ended the transfer with `CURLE_OK`.
+    private var endedCleanly = false
     /// In the loop's list of transfers whose pause is tried again after the next pass.
     var isPausePending = false
     // `machine`, `headers`, `head`, `earlyBody` and `parser` are unchecked for exclusive access, like the loop's own
@@ -289,6 +294,7 @@ final class CurlTransfer: @unchecked Sendable {
     /// The request has its connection, new or reused (libcurl's prerequest callback), before a byte of it is sent;
     /// again if libcurl then moves it to a new connection.
     func onConnectionReady(remoteAddress: UnsafePointer<CChar>?, remotePort: Int32, localPort: Int32) {
+        connectionsGiven += 1
         connectionEnds = ConnectionSockets.Endpoints(remoteAddress: remoteAddress, remotePort: remotePort, localPort: localPort)
         if let connectionEnds { loop.connectionReady(endpoints: connectionEnds) }
     }
@@ -307,6 +313,7 @@ final class CurlTransfer: @unchecked Sendable {
             }
         }
         if result == CURLE_OK {
+            endedCleanly = true
             ending = .success(())
         } else if result == CURLE_OUT_OF_MEMORY, head == nil, abortError == nil {
             // libcurl refuses a header block over 100 KiB with "out of memory".
@@ -354,6 +361,16 @@ final class CurlTransfer: @unchecked Sendable {
         }
         headers.free()
         return pooled
+    }
+
+    /// Whether libcurl may have sent the request again on a new connection (a reused one died before an answer, or
+    /// an HTTP/2 stream was refused): a second connection, or one and no clean end (a retry whose new connection
+    /// failed, or a transfer taken out before its end). libcurl 7.88 counts such retries per handle across all its
+    /// transfers, and zeroes the count only when it gives up, so a pooled handle that had retried five times in its
+    /// life failed the next retry of any request ("Connection died, tried 5 times before giving up"; curl #19066).
+    /// The loop frees such a handle rather than pool it. Loop thread, once the transfer has left the multi handle.
+    var handleMayHaveRetried: Bool {
+        connectionsGiven > 1 || (connectionsGiven == 1 && !endedCleanly)
     }
 
     /// Whether the transfer ended with its whole answer before its head was handed over, and its caller runs off
