@@ -7,7 +7,10 @@ the proxy forwards each to its target over a new connection and relays the answe
 either side that the request went through it. Bodies stream both ways (Content-Length or chunked).
 
 - Targets must be http://127.0.0.1:PORT/... or http://localhost:PORT/...; any other host gets a 403 and is
-  never connected to. CONNECT (tunnels, https:// targets) gets a 405.
+  never connected to. CONNECT (tunnels, https:// targets) is refused: 407 Proxy Authentication Required (with
+  `Proxy-Authenticate: Basic realm="courier-test-proxy"`) unless it carries the Basic credentials
+  courier:proxy-secret, and then 405, since this proxy makes no tunnels. So a client sees both ways a proxy
+  says no to a tunnel, and whether it sent the credentials of its proxy URL.
 - An origin-form request to the proxy itself (`GET /health`) gets 200 "ok\\n": the readiness probe.
 - A target that cannot be reached gets a 502.
 - Client connections are kept alive between requests; hop-by-hop headers are not forwarded.
@@ -16,11 +19,13 @@ Usage: proxy_server.py [--host 127.0.0.1] --port PORT [--pid-file FILE]
 It listens on 127.0.0.1 only (any other --host is refused) and exits on SIGTERM or SIGINT.
 """
 
-import loopback_server
+import base64
 import http.client
+import loopback_server
 from urllib.parse import urlsplit
 
 VIA = "1.1 courier-test-proxy"
+CREDENTIALS = base64.b64encode(b"courier:proxy-secret").decode()
 ALLOWED_TARGETS = ("127.0.0.1", "localhost")
 HOP_BY_HOP = {
     "connection", "keep-alive", "proxy-connection", "proxy-authenticate", "proxy-authorization",
@@ -44,12 +49,16 @@ class ProxyHandler(loopback_server.HTTPRequestHandler):
         self.send_header("Content-Type", "text/plain")
         self.send_header("Content-Length", str(len(body)))
         self.send_header("Via", VIA)
+        if status == 407:
+            self.send_header("Proxy-Authenticate", 'Basic realm="courier-test-proxy"')
         self.end_headers()
         if self.command != "HEAD":
             self.wfile.write(body)
 
     def do_CONNECT(self):
         self.close_connection = True
+        if self.headers.get("Proxy-Authorization", "") != "Basic " + CREDENTIALS:
+            return self.answer(407, "this proxy wants credentials for a CONNECT\n")
         self.answer(405, "CONNECT is not supported by this test proxy\n")
 
     def forward(self):

@@ -111,7 +111,10 @@ check "proxy 1 MiB from nginx" "$(p "$COURIER_NGINX_URL/files/1m.bin" | sha256su
 check "proxy keeps the client connection" "$(p -o /dev/null -o /dev/null -w '%{num_connects}' "$COURIER_NGINX_URL/json" "$COURIER_HTTPBIN_URL/get")" 10
 # A loopback address the proxy does not allow: even a request that went around it stays on this machine.
 check "proxy refuses other hosts" "$(p -o /dev/null -w '%{http_code}' http://127.0.0.2:9/get)" 403
-check "proxy refuses CONNECT" "$(p -m 3 -p -o /dev/null -w '%{http_code}' http://127.0.0.1:9/ 2>/dev/null)" '405|000'
+check "proxy asks for credentials for a CONNECT (curl 7.88: 56)" \
+    "$(p -m 3 -p -o /dev/null http://127.0.0.1:9/ 2>&1; echo "exit $?")" '.*CONNECT tunnel failed, response 407.*exit 56'
+check "proxy refuses CONNECT with its credentials (curl 7.88: 56)" \
+    "$(curl -sS --noproxy '' -x "http://courier:proxy-secret@${COURIER_PROXY_URL#http://}" -m 3 -p -o /dev/null http://127.0.0.1:9/ 2>&1; echo "exit $?")" '.*CONNECT tunnel failed, response 405.*exit 56'
 
 # the upload sink
 S="$COURIER_SINK_URL"

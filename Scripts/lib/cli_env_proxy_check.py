@@ -9,8 +9,8 @@ that answers `origin`, and a stand-in forward proxy that answers `proxy` to what
     python3 Scripts/lib/cli_env_proxy_check.py .build/debug/courier
 
 With every proxy variable naming the stand-in, a request must reach the origin; with `--proxy`, it must reach the
-stand-in (the control that shows the stand-in would have been noticed). Exits 0 when both hold; prints each
-failure otherwise. Needs only Python 3's standard library.
+stand-in (the control that shows the stand-in would have been noticed); an https URL through the stand-in, which
+makes no tunnels, must fail as the proxy's refusal. Exits 0 when all hold; prints each failure otherwise. Needs only Python 3's standard library.
 """
 import http.server
 import os
@@ -64,10 +64,16 @@ def main():
     if (status, output) != (0, "proxy"):
         failures.append(f"with --proxy, expected the proxy's answer, got exit {status}: {output!r} {error!r}")
 
+    # The stand-in makes no tunnels (Python's server answers CONNECT 501): an https URL through it is the proxy's
+    # refusal, said as such, not a lost connection.
+    status, output, error = run(["--proxy", proxy_url, f"https://127.0.0.1:{origin}/resource"], clean)
+    if status != 1 or "proxy refused the tunnel" not in error or "response 501" not in error:
+        failures.append(f"with --proxy and an https URL, expected the proxy's refusal (exit 1), got exit {status}: {output!r} {error!r}")
+
     for failure in failures:
         print(f"cli_env_proxy_check: {failure}", file=sys.stderr)
     if not failures:
-        print("cli_env_proxy_check: proxy variables ignored, --proxy honoured")
+        print("cli_env_proxy_check: proxy variables ignored, --proxy honoured, a refused tunnel reported")
     return 1 if failures else 0
 
 

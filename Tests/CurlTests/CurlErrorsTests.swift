@@ -34,6 +34,21 @@ struct CurlErrorsTests {
         #expect(CurlErrors.transportError(for: CURLE_RECV_ERROR, detail: "Recv failure: Connection reset by peer").code == .connectionLost)
     }
 
+    /// A proxy's no to a tunnel is neither a reset (7.88 reports it under a receive error's code) nor a failed
+    /// connect (later versions): it is typed as the proxy's refusal, which a retry policy leaves alone (the test
+    /// proxy's 407 and 405, Integration/Tests/IntegrationTests/ConnectionTests.swift).
+    @Test func aProxyRefusingTheTunnelIsNotALostConnection() {
+        for code in [CURLE_RECV_ERROR, CURLE_COULDNT_CONNECT] {
+            let error = CurlErrors.transportError(for: code, detail: "CONNECT tunnel failed, response 407")
+            #expect(error.code == .proxyRefused)
+            #expect(error.message.hasSuffix("response 407"))
+            let courier = CourierError(stage: .transport, underlyingError: error)
+            #expect(courier.kind == .connectionFailed)
+        }
+        #expect(!RetryPolicy().retryableTransportErrors.contains(.proxyRefused))
+        #expect(CurlErrors.transportError(for: CURLE_RECV_ERROR, detail: "Proxy CONNECT aborted").code == .connectionLost)
+    }
+
     /// A head past libcurl's bound is the server's fault, not a lost connection: over HTTP/1.1 libcurl says so
     /// under the code of a reset, over HTTP/2 its callback refuses the header block (the chaos servers'
     /// /endless and /fields, Integration/Tests/IntegrationTests/ChaosTests.swift).

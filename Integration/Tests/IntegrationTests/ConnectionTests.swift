@@ -90,6 +90,47 @@ struct ConnectionTests {
         #expect(response.head.headerFields[HTTPField.Name("Via")!]?.contains("courier-test-proxy") == true)
     }
 
+    /// A proxy that will not open a tunnel (the test proxy answers `CONNECT` 407 without its credentials, 405 with
+    /// them) fails an https call `.proxyRefused`, naming its status, and a retry policy does not send it again.
+    /// It was `.connectionLost` (libcurl 7.88 reports it under a reset's code), which the policy retried twice.
+    @Test func aProxyRefusingTheTunnelIsProxyRefused() async throws {
+        let credentialed = Servers.proxy.replacingOccurrences(of: "http://", with: "http://courier:proxy-secret@")
+        for (proxy, status) in [(Servers.proxy, "407"), (credentialed, "405")] {
+            let t = try transport {
+                $0.proxy = proxy
+                $0.certificateAuthorityFile = Servers.caFile
+            }
+            let attempts = Box(0)
+            let s = session(Servers.tls, transport: t) {
+                $0.retrier = CountingRetrier(attempts: attempts, policy: RetryPolicy(exponentialBackoffScale: 0))
+            }
+            let failure: CourierError?
+            do {
+                _ = try await s.get("json").response
+                failure = nil
+            } catch {
+                failure = error
+            }
+            let error = try #require(failure, "a refused tunnel gave a response")
+            let transportError = try #require(error.underlyingError as? TransportError, "\(error)")
+            #expect(transportError.code == .proxyRefused, "\(error)")
+            #expect(transportError.message.hasSuffix("response \(status)"), "\(error)")
+            #expect(error.kind == .connectionFailed)
+            #expect(attempts.value == 1, "the refusal was retried")
+            await t.shutdown()
+        }
+    }
+
+    /// `policy`, counting the tries it is asked about.
+    struct CountingRetrier: Retrier {
+        let attempts: Box<Int>
+        let policy: RetryPolicy
+        func decision(for attempt: RetryAttempt) async -> RetryDecision {
+            attempts.update { $0 += 1 }
+            return await policy.decision(for: attempt)
+        }
+    }
+
     @Test func rangeRequestsGetPartialContent() async throws {
         let response = try await session(Servers.nginx).get("files/1m.bin", headers: [HTTPField.Name("Range")!: "bytes=0-99"]).response
         #expect(response.status.code == 206)

@@ -50,6 +50,9 @@ enum ErrorReport {
             hint = trustHint(trust)
         } else if let transport = error.underlyingError as? TransportError, transport.code == .tlsFailure {
             hint = "to trust a private certificate authority, pass its PEM file with --cacert FILE"
+        } else if let transport = error.underlyingError as? TransportError, transport.code == .proxyRefused,
+                  transport.message.hasSuffix(" 407") {
+            hint = "the proxy asks for credentials: give them in its URL, --proxy http://USER:PASSWORD@HOST:PORT"
         }
         return (target + reason, hint)
     }

@@ -93,7 +93,7 @@ extension CourierError {
     private static func kind(of code: TransportError.Code) -> Kind {
         switch code {
         case .timedOut: .timedOut
-        case .nameResolution, .cannotConnect, .connectionLost, .sendFailed, .receiveFailed: .connectionFailed
+        case .nameResolution, .cannotConnect, .connectionLost, .sendFailed, .receiveFailed, .proxyRefused: .connectionFailed
         case .shutDown: .cancelled  // the session was invalidated with the exchange in flight
         case .tlsFailure: .trustFailed
         case .malformedResponse, .truncatedBody, .decodingFailed: .malformedResponse

@@ -14,6 +14,10 @@ enum CurlErrors {
     /// of different kinds (a broken chunked body and a reset are both `CURLE_RECV_ERROR`; a malformed HTTP/2
     /// stream and one the server aborted are both `CURLE_HTTP2_STREAM`).
     static func kind(of code: CURLcode, detail: String = "") -> TransportError.Code {
+        // A proxy that answered the CONNECT with a status other than 2xx: "CONNECT tunnel failed, response 407",
+        // under the code of a receive error in 7.88 (a reset's), so told by the message whatever the code. Nothing
+        // was lost: the proxy said no, and a retry as it is would hear the same.
+        if detail.contains("CONNECT tunnel failed") { return .proxyRefused }
         switch code {
         case CURLE_OPERATION_TIMEDOUT:
             return .timedOut
