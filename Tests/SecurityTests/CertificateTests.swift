@@ -47,6 +47,19 @@ struct CertificateTests {
         #expect("\(bytes)" == "Certificate(4 bytes, not a certificate)")
     }
 
+    @Test("A pipe is read like a file (`--cacert <(…)`); a directory is refused with the system's reason")
+    func pipesAndDirectories() throws {
+        let fromPipe = try Fixture.withPipe(of: "leaf.pem") { try Certificate.certificates(contentsOfFile: $0) }
+        #expect(fromPipe == [Fixture.certificate("leaf")])
+        let directory = #expect(throws: CertificateLoadingError.self) {
+            try Certificate.certificates(contentsOfFile: Fixture.path("pins"))
+        }
+        #expect(directory?.code == .unreadable)
+        // Foundation's reading said `Error Domain=NSCocoaErrorDomain Code=256 "(null)"UserInfo={…}` here, and
+        // "You don't have permission" for a pipe.
+        #expect(directory.map { "\($0)" } == "cannot read \(Fixture.path("pins")): Is a directory")
+    }
+
     @Test("A pin is sha256/ and the Base64 of the SPKI's SHA-256, the same as openssl computes")
     func pinsMatchOpenSSL() throws {
         for name in ["leaf", "intermediate", "root", "ss-cn"] {

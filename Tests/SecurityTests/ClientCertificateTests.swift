@@ -21,6 +21,15 @@ struct ClientCertificateTests {
         #expect(!"\(encrypted)".contains(password))
     }
 
+    @Test("A certificate and key from pipes load (`--key <(vault read …)`: a key that never touches the disk)")
+    func loadsFromPipes() throws {
+        let piped = try Fixture.withPipe(of: "client.pem") { certificate in
+            try Fixture.withPipe(of: "client.key") { key in try ClientCertificate.load(certificateFile: certificate, keyFile: key) }
+        }
+        let plain = try ClientCertificate.load(certificateFile: Fixture.path("client.pem"), keyFile: Fixture.path("client.key"))
+        #expect(piped.certificatePEM == plain.certificatePEM && piped.privateKeyPEM == plain.privateKeyPEM)
+    }
+
     @Test("A wrong password, a missing one, a mismatched key and unreadable files each have their own error")
     func errors() {
         func code(_ certificate: String, _ key: String, _ password: String? = nil) -> ClientCertificateError.Code? {

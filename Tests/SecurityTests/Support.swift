@@ -21,6 +21,19 @@ enum Fixture {
 
     static func certificate(_ name: String) -> Certificate { Certificate(derBytes: der(name)) }
 
+    /// Runs `body` with a path that reads fixture `name` from a pipe, as `<(cat name)` gives a command (the
+    /// fixtures fit in a pipe's buffer, so it is written whole before `body` runs).
+    static func withPipe<T>(of name: String, _ body: (String) throws -> T) throws -> T {
+        let bytes = try [UInt8](Data(contentsOf: directory.appendingPathComponent(name)))
+        var ends: [Int32] = [0, 0]
+        guard pipe(&ends) == 0 else { throw CocoaError(.fileReadUnknown) }
+        defer { close(ends[0]) }
+        let written = bytes.withUnsafeBytes { write(ends[1], $0.baseAddress, $0.count) }
+        close(ends[1])
+        guard written == bytes.count else { throw CocoaError(.fileReadUnknown) }
+        return try body("/proc/self/fd/\(ends[0])")
+    }
+
     static var R: [UInt8] { der("root") }
     static var I: [UInt8] { der("intermediate") }
     static var L: [UInt8] { der("leaf") }

@@ -52,7 +52,11 @@ public struct FileError: Error, Sendable, Hashable, CustomStringConvertible {
 
     /// e.g. `cannot open /tmp/x: No such file or directory`.
     public var description: String {
-        let why = errno.map { String(cString: strerror($0)) } ?? reason ?? "unknown error"
-        return "cannot \(operation) \(path): \(why)"
+        "cannot \(operation) \(path): \(why)"
+    }
+
+    /// The system's reason alone, e.g. `Is a directory`.
+    package var why: String {
+        errno.map { String(cString: strerror($0)) } ?? reason ?? "unknown error"
     }
 }

@@ -46,6 +46,29 @@ package final class FileDescriptor: Sendable {
         return Int64(info.st_size)
     }
 
+    /// The whole of a small file (a certificate, a key), read at once to its end: a pipe too (`--cacert <(…)`), but
+    /// a directory or anything past `limit` bytes is refused, with the system's reason.
+    package static func contents(of path: String, limit: Int = 16 << 20) throws(FileError) -> [UInt8] {
+        let file = try openForReading(path)
+        var bytes: [UInt8] = []
+        var failure: Int32 = 0
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 65_536) { buffer in
+            while bytes.count <= limit {
+                let got = systemRead(file.rawValue, buffer.baseAddress, buffer.count)
+                if got < 0 {
+                    if errno == EINTR { continue }
+                    failure = errno  // EISDIR for a directory
+                    return
+                }
+                if got == 0 { return }
+                bytes += buffer[..<got]
+            }
+        }
+        if failure != 0 { throw FileError(operation: .read, path: path, errno: failure) }
+        guard bytes.count <= limit else { throw FileError(operation: .read, path: path, reason: "larger than \(limit) bytes") }
+        return bytes
+    }
+
     /// Reads up to `count` bytes at `offset`; an empty result means end of file.
     package func read(upTo count: Int, at offset: Int64) throws(FileError) -> ArraySlice<UInt8> {
         // Uninitialized: pread fills what it reports, and only that much is kept.
@@ -81,4 +104,9 @@ package final class FileDescriptor: Sendable {
 /// `write(2)`, named apart from the method above.
 private func systemWrite(_ fd: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int {
     write(fd, buffer, count)
+}
+
+/// `read(2)`, named apart from the method `read(upTo:at:)`.
+private func systemRead(_ fd: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
+    read(fd, buffer, count)
 }

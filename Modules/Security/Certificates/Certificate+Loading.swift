@@ -1,4 +1,5 @@
 import FoundationEssentials
+import CourierCore
 
 extension Certificate {
     /// The certificates in `bytes`: every `CERTIFICATE` block of PEM text, or one DER certificate.
@@ -17,10 +18,11 @@ extension Certificate {
     /// - Throws: ``CertificateLoadingError`` when the file cannot be read or holds no certificate.
     public static func certificates(contentsOfFile path: String) throws(CertificateLoadingError) -> [Certificate] {
         let bytes: [UInt8]
-        do {
-            bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
+        do throws(FileError) {
+            bytes = try FileDescriptor.contents(of: path)
         } catch {
-            throw CertificateLoadingError(.unreadable, path: path, detail: "\(error)")
+            // The system's reason ("Is a directory"), not Foundation's dump of its error.
+            throw CertificateLoadingError(.unreadable, path: path, detail: error.why)
         }
         do {
             return try certificates(fromPEMOrDER: bytes)

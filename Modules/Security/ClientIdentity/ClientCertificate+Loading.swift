@@ -26,9 +26,10 @@ extension ClientCertificate {
                       certificatePath: nil, keyPath: nil)
     }
 
+    /// A pipe too (`--key <(vault read …)`, a key that never touches the disk), which Foundation refuses.
     private static func read(_ path: String) throws(ClientCertificateError) -> [UInt8] {
         do {
-            return try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
+            return try FileDescriptor.contents(of: path)
         } catch {
             throw ClientCertificateError(.unreadableFile, path: path)
         }
