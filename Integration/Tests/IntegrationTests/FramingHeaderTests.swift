@@ -44,4 +44,44 @@ struct FramingHeaderTests {
         let after = try await s.data(for: try s.makeRequest(.get, "get"))
         #expect(after.head.status == .ok)
     }
+
+    /// A streamed body is held to the length it declares. One that produces more failed nothing: libcurl framed the
+    /// request with `Content-Length`, sent the bytes past it on the connection, and the next request on it read
+    /// them first (httpbin answered 400). One that ends short left the server waiting for the rest until the
+    /// call's timeout. Each now fails `BodyError.lengthMismatch` (not `.timedOut`: the 30 s limit tells them
+    /// apart), nothing past the length is sent, and the session's one connection serves the next calls. (A body
+    /// declaring 0 bytes is not read by libcurl, which may end the exchange before its first chunk is seen: not
+    /// tested, as the outcome depends on that race; nothing of it is sent either way.)
+    @Test func aStreamedBodyIsHeldToTheLengthItDeclares() async throws {
+        let client = try transport { $0.maximumConnectionsPerHost = 1 }
+        let s = session(Servers.httpbin, transport: client) { $0.timeouts = Timeouts(connect: .seconds(10), request: .seconds(30)) }
+        func streamed(_ parts: [String], declaring length: Int64) -> Body {
+            Body(AsyncStream<ArraySlice<UInt8>> { continuation in
+                for part in parts { continuation.yield(ArraySlice(part.utf8)) }
+                continuation.finish()
+            }, length: .known(length), iterationBehavior: .single)
+        }
+        let smuggled = "GET /status/418 HTTP/1.1\r\nHost: x\r\n\r\n"
+        for (parts, declared, produced) in [
+            (["hello", smuggled], Int64(5), Int64(5 + smuggled.utf8.count)),   // more, in a later chunk
+            (["hello" + smuggled], 5, Int64(5 + smuggled.utf8.count)),         // more, in the chunk that reaches the length
+            (["hel", "lo"], 10, 5),                                             // fewer
+        ] {
+            var request = try s.makeRequest(.post, "post")
+            request.headerFields[.contentType] = "text/plain"
+            let error = await #expect(throws: CourierError.self, "\(parts) declaring \(declared)") {
+                _ = try await s.data(for: request, body: streamed(parts, declaring: declared))
+            }
+            #expect(error?.underlyingError as? BodyError == .lengthMismatch(declared: declared, produced: produced), "\(String(describing: error))")
+            for _ in 1...3 {
+                let after = try await s.data(for: try s.makeRequest(.get, "get"))
+                #expect(after.head.status == .ok, "a call after \(parts) declaring \(declared)")
+            }
+        }
+        var exact = try s.makeRequest(.post, "post")
+        exact.headerFields[.contentType] = "text/plain"
+        let echoed = try json(try await s.data(for: exact, body: streamed(["hel", "lo"], declaring: 5)))
+        #expect(echoed["data"] as? String == "hello")
+        await client.shutdown()
+    }
 }

@@ -179,16 +179,38 @@ final class CurlTransfer: @unchecked Sendable {
 
     private func startPump(_ body: Body?) {
         guard let body, let pipe = uploadPipe, let pump else { return }
+        let declared = uploadLength
         let task = Task { [weak self] in
             do {
-                for try await chunk in body {
+                // A body that declared its length is held to it: bytes past it would go on the connection after the
+                // request libcurl framed with `Content-Length`, and be read as the start of the next one; a body
+                // that ends short would leave the server, and the call, waiting for the rest.
+                var produced: Int64 = 0
+                var chunks = body.makeAsyncIterator()
+                while let chunk = try await chunks.next() {
+                    produced += Int64(chunk.count)
+                    if let declared, produced > declared { throw BodyError.lengthMismatch(declared: declared, produced: produced) }
+                    var ended = false
+                    if let declared, produced == declared, !chunk.isEmpty {
+                        // The last bytes wait for the body's end: once libcurl has them, it may finish the exchange
+                        // before a chunk too many could fail it.
+                        while let extra = try await chunks.next() {
+                            if !extra.isEmpty { throw BodyError.lengthMismatch(declared: declared, produced: produced + Int64(extra.count)) }
+                        }
+                        ended = true
+                    }
                     // The relief runs before the pump waits for room: a starved, paused upload
                     // must be resumed or the pipe would never drain.
                     try await pipe.push(chunk) { self?.requestPauseUpdate() }
+                    if ended { break }
                 }
+                if let declared, produced < declared { throw BodyError.lengthMismatch(declared: declared, produced: produced) }
                 if pipe.finish() { self?.requestPauseUpdate() }
             } catch {
                 if pipe.finish(throwing: error) { self?.requestPauseUpdate() }
+                // libcurl may have sent the declared bytes and stopped reading, so it would never see the pipe's
+                // failure: the call fails with it all the same.
+                if let mismatch = error as? BodyError, mismatch.reason == .lengthMismatch { self?.cancel(with: mismatch) }
             }
         }
         pump.withLock { $0 = task }
