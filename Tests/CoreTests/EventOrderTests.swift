@@ -1,6 +1,7 @@
 import CourierCore
 import CourierTesting
 import FoundationEssentials
+import Dispatch
 import HTTPTypes
 import Testing
 
@@ -180,6 +181,30 @@ struct EventOrderTests {
         #expect(done)
         // Progress handlers share the serial completion queue, queued before the completion.
         #expect(seen.value == (1...50).map { Int64($0 * 10) })
+    }
+
+    /// An `upload` starts at once, so its caller may register a handler after bytes moved, or after the end: the
+    /// handler hears the progress so far first (a flaky integration test found it hearing nothing, not even 1.0).
+    @Test func aHandlerRegisteredLateHearsTheProgressSoFar() async throws {
+        let queue = DispatchQueue(label: "late-handlers")
+        let session = Session(configuration: SessionConfiguration(completionQueue: queue), transport: MockTransport(always: .chunks(Array(repeating: Data(count: 10), count: 5))))
+        let sent = session.uploadTask(with: mockRequest(.post, "/up"), from: .data(Data(count: 20_004)))
+        _ = try await sent.response
+        let uploads = Box<[TransferProgress]>([])
+        let downloads = Box<[TransferProgress]>([])
+        sent.onUploadProgress { progress in uploads.update { $0.append(progress) } }
+        sent.onDownloadProgress { progress in downloads.update { $0.append(progress) } }
+        await withCheckedContinuation { continuation in queue.async { continuation.resume() } }
+        #expect(uploads.value.map(\.completed) == [20_004])
+        #expect(uploads.value.first?.fractionCompleted == 1.0)
+        #expect(downloads.value.map(\.completed) == [50])
+        // A handler registered before any byte moved hears nothing until one does.
+        let fresh = session.dataTask(with: mockRequest())
+        let early = Box<[Int64]>([])
+        fresh.onDownloadProgress { progress in early.update { $0.append(progress.completed) } }
+        await withCheckedContinuation { continuation in queue.async { continuation.resume() } }
+        #expect(early.value.isEmpty)
+        fresh.cancel()
     }
 }
 

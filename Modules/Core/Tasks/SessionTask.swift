@@ -222,26 +222,36 @@ public final class SessionTask: Sendable, Hashable, Identifiable, CustomStringCo
     }
 
     /// Registers a handler for upload progress, called on `queue` (the session's serial completion
-    /// queue when `nil`, so updates arrive in order). Handlers are dropped when the task completes
-    /// and its last exchange has ended (for ``Session/send(_:body:)``, once the body is read or
-    /// dropped), so one may capture its task; a handler registered after that is never called.
+    /// queue when `nil`, so updates arrive in order). A handler registered once bytes have moved is
+    /// first called with the progress so far, so one registered on a task already running (an
+    /// `upload` starts at once) or already completed still sees where it stands, and its end.
+    /// Handlers are dropped when the task completes and its last exchange has ended (for
+    /// ``Session/send(_:body:)``, once the body is read or dropped), so one may capture its task.
     public func onUploadProgress(queue: DispatchQueue? = nil, _ handler: @escaping @Sendable (TransferProgress) -> Void) {
-        let entry = ProgressHandler(queue: queue ?? callbackQueue, handler: handler)
-        storage.withLock { storage in
-            guard !storage.observersReleased else { return }
-            storage.uploadHandlers.append(entry)
-        }
+        register(ProgressHandler(queue: queue ?? callbackQueue, handler: handler), in: \.uploadHandlers, progress: \.uploadProgress)
     }
 
-    /// Registers a handler for download progress, called on `queue` (the session's serial
-    /// completion queue when `nil`, so updates arrive in order). Handlers are dropped when the task
-    /// completes and its last exchange has ended (for ``Session/send(_:body:)``, once the body is read
-    /// or dropped), so one may capture its task; a handler registered after that is never called.
+    /// Registers a handler for download progress, as ``onUploadProgress(queue:_:)`` does for upload
+    /// progress: called on `queue` (the session's serial completion queue when `nil`), first with the
+    /// progress so far when bytes have already arrived, and dropped when the task and its last exchange
+    /// have ended.
     public func onDownloadProgress(queue: DispatchQueue? = nil, _ handler: @escaping @Sendable (TransferProgress) -> Void) {
-        let entry = ProgressHandler(queue: queue ?? callbackQueue, handler: handler)
+        register(ProgressHandler(queue: queue ?? callbackQueue, handler: handler), in: \.downloadHandlers, progress: \.downloadProgress)
+    }
+
+    /// Adds `entry` to its list while the task keeps handlers, and hands it the progress so far. The first call is
+    /// queued under the lock, so that every later report, which takes the lock before it queues its own, comes
+    /// after it: the handler never sees progress go back. (A task started at once, such as an `upload`, could
+    /// finish before its caller registered: the handler then heard nothing, not even the end.)
+    private func register(
+        _ entry: ProgressHandler,
+        in handlers: WritableKeyPath<Storage, [ProgressHandler]>,
+        progress: KeyPath<Storage, TransferProgress>
+    ) {
         storage.withLock { storage in
-            guard !storage.observersReleased else { return }
-            storage.downloadHandlers.append(entry)
+            if !storage.observersReleased { storage[keyPath: handlers].append(entry) }
+            let current = storage[keyPath: progress]
+            if current.completed > 0 { entry.queue.async { entry.handler(current) } }
         }
     }
 

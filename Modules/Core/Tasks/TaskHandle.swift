@@ -26,7 +26,8 @@ extension TaskHandle {
     public func cancel() { task.cancel() }
 
     /// Calls `handler` with upload progress on `queue` (the session's completion queue when `nil`)
-    /// until the task completes; the handler may capture the task.
+    /// until the task completes, first with the progress so far if bytes have already moved; the
+    /// handler may capture the task.
     @discardableResult
     public func onUploadProgress(queue: DispatchQueue? = nil, _ handler: @escaping @Sendable (TransferProgress) -> Void) -> Self {
         task.onUploadProgress(queue: queue, handler)
@@ -34,7 +35,8 @@ extension TaskHandle {
     }
 
     /// Calls `handler` with download progress on `queue` (the session's completion queue when `nil`)
-    /// until the task completes; the handler may capture the task.
+    /// until the task completes, first with the progress so far if bytes have already arrived; the
+    /// handler may capture the task.
     @discardableResult
     public func onDownloadProgress(queue: DispatchQueue? = nil, _ handler: @escaping @Sendable (TransferProgress) -> Void) -> Self {
         task.onDownloadProgress(queue: queue, handler)
