@@ -46,6 +46,7 @@ struct RequestRunner {
         }
         if command.curl {
             Console.out(CurlCommand(plan: plan, options: options).commandLine + "\n")
+            try Console.checkOutput()
             return ExitStatus.success
         }
         if let caFile = command.cacert, !FileManager.default.isReadableFile(atPath: caFile) {
@@ -91,6 +92,7 @@ struct RequestRunner {
                     let version = await headVersion(of: response, metrics: metrics, preference: options.httpVersion)
                     let head = HeadFormatter.format(response.head, version: version, terminal: Console.Stream.output.isTerminal)
                     Console.write(head, to: .output)
+                    try Console.checkOutput()
                 }
             } else if command.stream {
                 try await StreamPrinter(pretty: command.pretty, quiet: command.quiet).print(response)

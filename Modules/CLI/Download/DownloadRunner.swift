@@ -69,11 +69,14 @@ struct DownloadRunner {
             return ExitStatus.code(for: response.status)
         }
         let file = try open(response, path: path, mode: mode)
-        ResumeRecord(
-            url: url,
-            etag: response.head.headerFields[.eTag],
-            lastModified: response.head.headerFields[.lastModified]
-        ).save(for: file.path)
+        let resumable = file.isRegularFile
+        if resumable {
+            ResumeRecord(
+                url: url,
+                etag: response.head.headerFields[.eTag],
+                lastModified: response.head.headerFields[.lastModified]
+            ).save(for: file.path)
+        }
 
         if !command.quiet {
             let verb = mode == .append ? "Resuming" : "Downloading"
@@ -89,10 +92,10 @@ struct DownloadRunner {
                 try file.write(chunk)
             }
         } catch {
-            throw Self.withResumeHint(error, path: file.path)
+            throw resumable ? Self.withResumeHint(error, path: file.path) : error
         }
         reporter?.finish()
-        ResumeRecord.remove(for: file.path)
+        if resumable { ResumeRecord.remove(for: file.path) }
         if !command.quiet, reporter == nil {
             Console.errorLine("Saved \"\(Console.Stream.error.displayable(file.path))\" (\(ByteFormatting.size(reader.received)))")
         }

@@ -43,6 +43,13 @@ final class OutputFile {
 
     deinit { close(descriptor) }
 
+    /// Whether the file is a regular file, which a later `-c` can resume; not a device (`-o /dev/null`) or a pipe
+    /// (`-o >(gzip > f)`), beside which no resume record belongs.
+    var isRegularFile: Bool {
+        var info = stat()
+        return fstat(descriptor, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
+    }
+
     /// Why a file could not be opened.
     enum OpenError: Error {
         /// ``Mode/createNew`` found a file there.

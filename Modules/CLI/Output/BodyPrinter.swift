@@ -34,17 +34,25 @@ struct BodyPrinter {
                 reporter?.finish()
                 output.write(formatted[...])
                 output.finish()
+                try Console.checkOutput()
                 return
             }
             output.write(bytes[...])
             if !complete {
-                try await body.forEachChunk(progress: reporter) { chunk in output.write(chunk) }
+                try await body.forEachChunk(progress: reporter) { chunk throws(CLIError) in
+                    output.write(chunk)
+                    try Console.checkOutput()
+                }
             }
         } else {
-            try await body.forEachChunk(progress: reporter) { chunk in output.write(chunk) }
+            try await body.forEachChunk(progress: reporter) { chunk throws(CLIError) in
+                output.write(chunk)
+                try Console.checkOutput()
+            }
         }
         reporter?.finish()
         output.finish()
+        try Console.checkOutput()
     }
 
     /// How to re-indent a body of this `Content-Type`, if it is one `--pretty` formats.

@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
+import Synchronization
 
 /// Unbuffered writes to stdout and stderr, so body bytes, heads, progress and errors reach the
 /// terminal in the order they are written, whatever thread writes them.
@@ -50,8 +51,10 @@ enum Console {
         }
     }
 
-    /// Writes every byte of `buffer`, retrying after interrupts and short writes. A failed write
-    /// (a closed pipe) is dropped: there is nowhere left to report it.
+    /// Writes every byte of `buffer`, retrying after interrupts and short writes. A failed write to
+    /// stdout (a full disk, an I/O error) is kept for ``checkOutput()``, which ends the command with it;
+    /// one to stderr is dropped, as there is nowhere left to report it. (A closed pipe ends the process
+    /// with SIGPIPE before a write can fail, as it ends `cat`.)
     static func write(_ buffer: UnsafeRawBufferPointer, to stream: Stream) {
         guard var base = buffer.baseAddress else { return }
         var remaining = buffer.count
@@ -59,10 +62,22 @@ enum Console {
             let count = Glibc.write(stream.descriptor, base, remaining)
             if count < 0 {
                 if errno == EINTR { continue }
+                if stream == .output { _ = outputError.compareExchange(expected: 0, desired: errno, ordering: .relaxed) }
                 return
             }
             remaining -= count
             base += count
         }
+    }
+
+    /// The first error a write to stdout met, 0 while none.
+    private static let outputError = Atomic<Int32>(0)
+
+    /// Throws when a write to stdout has failed: the body printers stop reading there, and the command fails
+    /// rather than exit 0 with the output cut short (`courier URL > FILE` on a full disk; curl exits 23).
+    static func checkOutput() throws(CLIError) {
+        let code = outputError.load(ordering: .relaxed)
+        guard code != 0 else { return }
+        throw CLIError("cannot write to standard output: \(String(cString: strerror(code)))")
     }
 }

@@ -27,7 +27,9 @@ struct StreamPrinter {
             } else {
                 output.write(ArraySlice((line + "\n").utf8))
             }
+            try Console.checkOutput()
         }
         if !quiet { output.finish() }
+        try Console.checkOutput()
     }
 }
