@@ -31,6 +31,16 @@ package enum CourierMain {
         // Every transport's thread ends, closing its TLS connections, before `exit` runs OpenSSL's
         // clean-up: a thread still inside OpenSSL then could crash the process after its work was done.
         await CurlTransport.shutdownAll()
+        // Output the commands did not check themselves (help, the tour, reachability) that could not be written
+        // fails the run all the same; a failure already reported left a status other than 0.
+        if status == ExitStatus.success {
+            do throws(CLIError) {
+                try Console.checkOutput()
+            } catch {
+                report(error)
+                return ExitStatus.failure
+            }
+        }
         return status
     }
 

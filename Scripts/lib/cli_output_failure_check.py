@@ -4,7 +4,7 @@
 whole body. curl exits 23 there.
 
 /dev/full (every write fails with ENOSPC) stands for the full disk. For a body (small and 1 MiB), `--headers`,
-`--stream` and `-o /dev/full`, courier must exit 1 with one line naming the failure (and leave no resume record
+`--stream`, `--help`, `reachability 127.0.0.1` and `-o /dev/full`, courier must exit 1 with one line naming the failure (and leave no resume record
 beside a device); with stdout on /dev/null it must exit 0 (the control), and curl must fail on /dev/full too (the
 oracle).
 
@@ -35,6 +35,8 @@ def main():
         ("a 1 MiB body", [f"{nginx}/files/1m.bin"]),
         ("--headers", ["--headers", f"{nginx}/json"]),
         ("--stream", ["--stream", f"{nginx}/json"]),
+        ("--help", ["--help"]),
+        ("reachability", ["reachability", "127.0.0.1"]),
     ]
     for name, arguments in cases:
         status, error = run([courier, *arguments], "/dev/full")

@@ -46,6 +46,11 @@ struct CurlErrorsTests {
             #expect(courier.kind == .connectionFailed)
         }
         #expect(!RetryPolicy().retryableTransportErrors.contains(.proxyRefused))
+        // A 5xx is the proxy failing to reach the server (502, 504) or not now (503): as a connection not made.
+        for status in [502, 503, 504] {
+            #expect(CurlErrors.kind(of: CURLE_RECV_ERROR, detail: "CONNECT tunnel failed, response \(status)") == .cannotConnect)
+        }
+        #expect(CurlErrors.kind(of: CURLE_RECV_ERROR, detail: "CONNECT tunnel failed, response 403") == .proxyRefused)
         #expect(CurlErrors.transportError(for: CURLE_RECV_ERROR, detail: "Proxy CONNECT aborted").code == .connectionLost)
     }
 

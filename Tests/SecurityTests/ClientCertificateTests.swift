@@ -28,6 +28,16 @@ struct ClientCertificateTests {
         }
         let plain = try ClientCertificate.load(certificateFile: Fixture.path("client.pem"), keyFile: Fixture.path("client.key"))
         #expect(piped.certificatePEM == plain.certificatePEM && piped.privateKeyPEM == plain.privateKeyPEM)
+        // One file with both, given as both (`--cert <(…)` without `--key`), is read once: a pipe has no second read.
+        let both = try [UInt8](Data(contentsOf: URL(fileURLWithPath: Fixture.path("client.pem"))))
+            + [UInt8](Data(contentsOf: URL(fileURLWithPath: Fixture.path("client.key"))))
+        let combined = try Fixture.withPipe(bytes: both) { try ClientCertificate.load(certificateFile: $0, keyFile: $0) }
+        #expect(combined.privateKeyPEM == both)   // the key is found in the whole file, as from a regular one
+        // An unreadable file says why.
+        let directory = #expect(throws: ClientCertificateError.self) {
+            try ClientCertificate.load(certificateFile: Fixture.path("."), keyFile: Fixture.path("client.key"))
+        }
+        #expect(directory?.reason == "Is a directory")
     }
 
     @Test("A wrong password, a missing one, a mismatched key and unreadable files each have their own error")

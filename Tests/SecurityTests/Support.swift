@@ -24,7 +24,11 @@ enum Fixture {
     /// Runs `body` with a path that reads fixture `name` from a pipe, as `<(cat name)` gives a command (the
     /// fixtures fit in a pipe's buffer, so it is written whole before `body` runs).
     static func withPipe<T>(of name: String, _ body: (String) throws -> T) throws -> T {
-        let bytes = try [UInt8](Data(contentsOf: directory.appendingPathComponent(name)))
+        try withPipe(bytes: try [UInt8](Data(contentsOf: directory.appendingPathComponent(name))), body)
+    }
+
+    /// Runs `body` with a path that reads `bytes` (at most a pipe's buffer) from a pipe.
+    static func withPipe<T>(bytes: [UInt8], _ body: (String) throws -> T) throws -> T {
         var ends: [Int32] = [0, 0]
         guard pipe(&ends) == 0 else { throw CocoaError(.fileReadUnknown) }
         defer { close(ends[0]) }

@@ -54,7 +54,8 @@ enum Console {
     /// Writes every byte of `buffer`, retrying after interrupts and short writes. A failed write to
     /// stdout (a full disk, an I/O error) is kept for ``checkOutput()``, which ends the command with it;
     /// one to stderr is dropped, as there is nowhere left to report it. (A closed pipe ends the process
-    /// with SIGPIPE before a write can fail, as it ends `cat`.)
+    /// with SIGPIPE before a write can fail, as it ends `cat`, unless SIGPIPE was ignored by whoever
+    /// started it: the write then fails with EPIPE, reported like any other, as curl reports it.)
     static func write(_ buffer: UnsafeRawBufferPointer, to stream: Stream) {
         guard var base = buffer.baseAddress else { return }
         var remaining = buffer.count

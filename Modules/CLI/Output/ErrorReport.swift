@@ -52,7 +52,7 @@ enum ErrorReport {
             hint = "to trust a private certificate authority, pass its PEM file with --cacert FILE"
         } else if let transport = error.underlyingError as? TransportError, transport.code == .proxyRefused,
                   transport.message.hasSuffix(" 407") {
-            hint = "the proxy asks for credentials: give them in its URL, --proxy http://USER:PASSWORD@HOST:PORT"
+            hint = "the proxy asks for credentials: give them, or check them, in its URL: --proxy http://USER:PASSWORD@HOST:PORT"
         }
         return (target + reason, hint)
     }

@@ -45,6 +45,8 @@ struct ReachabilityRunner {
             group.addTask {
                 for await status in updates {
                     Console.out(WatchLine.format(status, at: WatchLine.now()) + "\n")
+                    // Nobody reads what a failed stdout would be sent; the command ends with that failure.
+                    if (try? Console.checkOutput()) == nil { return }
                 }
             }
             group.addTask {

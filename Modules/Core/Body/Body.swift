@@ -96,10 +96,10 @@ public final class Body: AsyncSequence, Sendable {
     ///
     /// - Parameters:
     ///   - sequence: The chunks. Pass `.multiple` only if iterating the sequence again starts over.
-    ///   - length: The total length when known; a transport then sends `Content-Length`, and holds the sequence to
-    ///     it: one that produces more or fewer bytes fails the call with ``BodyError/lengthMismatch(declared:produced:)``
-    ///     (the curl transport sends nothing past the length, and sends the last bytes once the sequence has ended, so a
-    ///     sequence that stays open after its last byte holds the request back; a length of 0 is not read at all).
+    ///   - length: The total length when known; a transport then sends `Content-Length`. The curl transport holds
+    ///     the sequence to it: it sends nothing past the length, a sequence that ends short fails the call with
+    ///     ``BodyError/lengthMismatch(declared:produced:)``, and so does one that produces more before the exchange
+    ///     has ended (a length of 0 is not read at all).
     ///   - iterationBehavior: Whether `sequence` can be iterated more than once.
     ///   - maximumReadSize: The most bytes a transport should send from one read (see
     ///     ``maximumReadSize``); `nil` for no limit.

@@ -47,7 +47,8 @@ package final class FileDescriptor: Sendable {
     }
 
     /// The whole of a small file (a certificate, a key), read at once to its end: a pipe too (`--cacert <(…)`), but
-    /// a directory or anything past `limit` bytes is refused, with the system's reason.
+    /// a directory or anything past `limit` bytes is refused, with the system's reason. Like `cat` (and curl), it
+    /// waits for a pipe's writer to finish, and for one to open a named pipe that has none yet.
     package static func contents(of path: String, limit: Int = 16 << 20) throws(FileError) -> [UInt8] {
         let file = try openForReading(path)
         var bytes: [UInt8] = []

@@ -14,7 +14,8 @@ extension ClientCertificate {
     /// - Throws: ``ClientCertificateError`` saying which of these failed.
     public static func load(certificateFile: String, keyFile: String, password: String? = nil) throws(ClientCertificateError) -> ClientCertificate {
         let certificate = try read(certificateFile)
-        let key = try read(keyFile)
+        // One file holding both is read once: a pipe (`--cert <(…)`) has nothing left for a second read.
+        let key = keyFile == certificateFile ? certificate : try read(keyFile)
         return try validated(certificatePEM: certificate, privateKeyPEM: key, password: password,
                              certificatePath: certificateFile, keyPath: keyFile)
     }
@@ -28,10 +29,10 @@ extension ClientCertificate {
 
     /// A pipe too (`--key <(vault read …)`, a key that never touches the disk), which Foundation refuses.
     private static func read(_ path: String) throws(ClientCertificateError) -> [UInt8] {
-        do {
+        do throws(FileError) {
             return try FileDescriptor.contents(of: path)
         } catch {
-            throw ClientCertificateError(.unreadableFile, path: path)
+            throw ClientCertificateError(.unreadableFile, path: path, reason: error.why)
         }
     }
 

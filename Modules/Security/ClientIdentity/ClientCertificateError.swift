@@ -26,18 +26,21 @@ public struct ClientCertificateError: Error, Sendable, Hashable, CustomStringCon
     public var code: Code
     /// The file concerned, when files were read.
     public var path: String?
+    /// The system's reason, for ``Code/unreadableFile`` (e.g. `Is a directory`).
+    public var reason: String?
 
     /// An error.
-    public init(_ code: Code, path: String? = nil) {
+    public init(_ code: Code, path: String? = nil, reason: String? = nil) {
         self.code = code
         self.path = path
+        self.reason = reason
     }
 
     /// e.g. `the password does not open the private key in client.key`.
     public var description: String {
         let place = path.map { " \($0)" } ?? ""
         switch code {
-        case .unreadableFile: return "cannot read\(place)"
+        case .unreadableFile: return "cannot read\(place)" + (reason.map { ": \($0)" } ?? "")
         case .noCertificate: return "no PEM certificate in\(place.isEmpty ? " the certificate" : place)"
         case .noPrivateKey: return "no PEM private key in\(place.isEmpty ? " the key" : place)"
         case .passwordRequired: return "the private key\(place.isEmpty ? "" : " in" + place) is encrypted: a password is needed"

@@ -189,20 +189,14 @@ final class CurlTransfer: @unchecked Sendable {
                 var chunks = body.makeAsyncIterator()
                 while let chunk = try await chunks.next() {
                     produced += Int64(chunk.count)
+                    // Once the declared bytes are in, libcurl needs no more, and the pump goes on reading only to catch
+                    // a chunk too many, which fails the call if the exchange has not ended by then. (Holding the last
+                    // bytes until the body's end would make that certain, but would hang a body whose writer ends
+                    // it only once the response came.)
                     if let declared, produced > declared { throw BodyError.lengthMismatch(declared: declared, produced: produced) }
-                    var ended = false
-                    if let declared, produced == declared, !chunk.isEmpty {
-                        // The last bytes wait for the body's end: once libcurl has them, it may finish the exchange
-                        // before a chunk too many could fail it.
-                        while let extra = try await chunks.next() {
-                            if !extra.isEmpty { throw BodyError.lengthMismatch(declared: declared, produced: produced + Int64(extra.count)) }
-                        }
-                        ended = true
-                    }
                     // The relief runs before the pump waits for room: a starved, paused upload
                     // must be resumed or the pipe would never drain.
                     try await pipe.push(chunk) { self?.requestPauseUpdate() }
-                    if ended { break }
                 }
                 if let declared, produced < declared { throw BodyError.lengthMismatch(declared: declared, produced: produced) }
                 if pipe.finish() { self?.requestPauseUpdate() }
