@@ -46,11 +46,14 @@ struct CurlErrorsTests {
             #expect(courier.kind == .connectionFailed)
         }
         #expect(!RetryPolicy().retryableTransportErrors.contains(.proxyRefused))
-        // A 5xx is the proxy failing to reach the server (502, 504) or not now (503): as a connection not made.
+        // A 502 or 504 is the proxy failing to reach the server, a 503 not now: as a connection not made. A 501 is a
+        // proxy that makes no tunnels: a refusal.
         for status in [502, 503, 504] {
             #expect(CurlErrors.kind(of: CURLE_RECV_ERROR, detail: "CONNECT tunnel failed, response \(status)") == .cannotConnect)
         }
-        #expect(CurlErrors.kind(of: CURLE_RECV_ERROR, detail: "CONNECT tunnel failed, response 403") == .proxyRefused)
+        for status in [403, 405, 407, 501] {
+            #expect(CurlErrors.kind(of: CURLE_RECV_ERROR, detail: "CONNECT tunnel failed, response \(status)") == .proxyRefused)
+        }
         #expect(CurlErrors.transportError(for: CURLE_RECV_ERROR, detail: "Proxy CONNECT aborted").code == .connectionLost)
     }
 

@@ -16,11 +16,12 @@ enum CurlErrors {
     static func kind(of code: CURLcode, detail: String = "") -> TransportError.Code {
         // A proxy that answered the CONNECT with a status other than 2xx: "CONNECT tunnel failed, response 407",
         // under the code of a receive error in 7.88 (a reset's), so told by the message whatever the code. Nothing
-        // was lost: a 4xx is the proxy saying no, which a retry as it is would hear again; a 5xx says it could not
-        // reach the server (502, 504) or not now (503), which a retry may mend, as for a connection not made.
+        // was lost: a 4xx is the proxy saying no, and a 501 that it makes no tunnels, which a retry as it is would
+        // hear again; a 502 or 504 says it could not reach the server, a 503 not now, which a retry may mend, as for
+        // a connection not made.
         if let range = detail.firstRange(of: "CONNECT tunnel failed") {
             let status = Int(detail[range.upperBound...].drop { !$0.isNumber }.prefix { $0.isNumber })
-            return status.map { (500..<600).contains($0) } == true ? .cannotConnect : .proxyRefused
+            return [502, 503, 504].contains(status ?? 0) ? .cannotConnect : .proxyRefused
         }
         switch code {
         case CURLE_OPERATION_TIMEDOUT:
