@@ -126,22 +126,33 @@ struct ConnectionAdmissionTests {
     /// the call is sent with 100 ms left, and fails in libcurl). The wait is what is left of the holder's 2.9 s
     /// when the test's call starts: a test delayed 400 ms on a busy machine made the first version's 400 ms
     /// wait short enough to pass (a clean-clone run at `c4083f3`). Here the test may start its call up to
-    /// 2.4 s late.
+    /// 2.4 s late. One that started later than that (under AddressSanitizer beside a CPU hog and every other suite,
+    /// a clean-clone run at `7693774`) waited under 0.5 s and is answered within the limit, in under 3 s all told:
+    /// that proves nothing either way, and the attempt is made again, three times at most. An answer after 3 s or
+    /// more would be the defect: the wait not counted.
     @Test func theWaitCountsAgainstTheRequestTimeout() async throws {
-        let (t, s, holder) = try await oneConnectionHeld(forMilliseconds: 2900)
         let timeouts = Timeouts(request: .milliseconds(3_000))
-        let (error, elapsed) = await timed { () -> (any Error)? in
-            do {
-                _ = try await s.get("slow-headers?delay_ms=2500", options: RequestOptions(timeouts: timeouts)).response
-                return nil
-            } catch {
-                return error
+        for attempt in 1...3 {
+            let (t, s, holder) = try await oneConnectionHeld(forMilliseconds: 2900)
+            let (error, elapsed) = await timed { () -> (any Error)? in
+                do {
+                    _ = try await s.get("slow-headers?delay_ms=2500", options: RequestOptions(timeouts: timeouts)).response
+                    return nil
+                } catch {
+                    return error
+                }
             }
+            if error == nil, elapsed < timeouts.request!, attempt < 3 {
+                _ = try? await holder.value
+                await t.shutdown()
+                continue
+            }
+            #expect(transportCode(try #require(error)) == .timedOut)
+            #expect(elapsed >= .milliseconds(2_950) && elapsed < TimeBounds.limit(timeouts.request!))
+            #expect(try await holder.value.head.status == .ok)
+            await t.shutdown()
+            return
         }
-        #expect(transportCode(try #require(error)) == .timedOut)
-        #expect(elapsed >= .milliseconds(2_950) && elapsed < TimeBounds.limit(timeouts.request!))
-        #expect(try await holder.value.head.status == .ok)
-        await t.shutdown()
     }
 
     /// A deadline is charged for the wait once: 700 ms in the line, then a 300 ms answer, fit a 1.6 s deadline.
