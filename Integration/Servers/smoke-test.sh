@@ -242,6 +242,9 @@ check "tls-chaos /fields 2 MB of trailers: curl 56" "$(h2chaos "$Y/fields?part=t
 check "tls-chaos /fields a 2 MB head, one field repeated: curl 56" "$(h2chaos "$Y/fields?part=head&bytes=2000000&same=1")" '000 0 exit 56'
 check "tls-chaos /fields 20,000 103 heads: curl 56" "$(h2chaos "$Y/fields?part=hints&bytes=2000000")" '103 0 exit 56'
 check "tls-chaos /fields 1 KB of trailers" "$(h2chaos "$Y/fields?part=trailers&bytes=1000")" '200 5 exit 0'
+check "tls-chaos /continuations 10,000 empty frames: curl 56" "$(h2chaos "$Y/continuations")" '000 0 exit 56'
+check "tls-chaos /continuations 9 frames that end the block: curl 56" "$(h2chaos "$Y/continuations?frames=9&end=1")" '000 0 exit 56'
+check "tls-chaos /continuations 8 frames that end the block" "$(h2chaos "$Y/continuations?frames=8&end=1")" '200 5 exit 0'
 check "tls-chaos /goaway last=stream: the whole body" "$(h2chaos "$Y/goaway?last=stream&after=1000&size=4000000")" '200 4000000 exit 0'
 head -c 1048576 /dev/zero >"$tmp/early-upload.bin"
 for then in reset read stop-reading; do

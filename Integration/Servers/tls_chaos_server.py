@@ -42,6 +42,13 @@ HTTP/2 routes (GET; the query parameters are optional)
       part=hints            N / 100 `103 Early Hints` heads of one `link` field each, then a 200 head and "hello"
                             Each field has a name of its own, so HPACK cannot shrink them; with same=1 they are
                             one field repeated, which HPACK sends as an index of a byte or two each.
+  /continuations?frames=N&fill=B&end=E
+                            A 200 head whose header block goes on in N CONTINUATION frames (default 10,000), each
+                            with B bytes of header fields (default 0: empty frames), written past the h2 state
+                            machine. E=0 (the default): no frame ends the block, and the connection is closed
+                            after the last (a flood of CONTINUATION frames, as in CVE-2024-27316 and nghttp2's
+                            CVE-2024-28182, where each frame costs the receiver but says nothing); E=1: the last
+                            frame ends the block and the body "hello" follows (the control).
   /handshake-fault?fault=F  200 with the port (as text) of a TLS listener on 127.0.0.1 (made once per fault)
                             whose every handshake fails as F says:
       alert-handshake-failure  a fatal handshake_failure alert in answer to the ClientHello (from OpenSSL's
@@ -73,7 +80,7 @@ import h2.connection
 import h2.events
 import h2.exceptions
 from h2.errors import ErrorCodes
-from hyperframe.frame import GoAwayFrame
+from hyperframe.frame import ContinuationFrame, DataFrame, GoAwayFrame, HeadersFrame
 
 import chaos_server
 import loopback_server
@@ -298,6 +305,42 @@ def fields(exchange, stream_id, query):
     exchange.send_body(stream_id, b"hello", False)
     exchange.conn.send_headers(stream_id, many, end_stream=True)
     exchange.flush()
+
+
+@route("/continuations")
+def continuations(exchange, stream_id, query):
+    frames = query.integer("frames", 10000, 0, 1000000)
+    fill = query.integer("fill", 0, 0, 16000)
+    end = query.integer("end", 0, 0, 1)
+    # Literal fields without indexing (RFC 7541 section 6.2.2) of about 100 bytes each, so the HPACK decoder's
+    # table is left as the h2 state machine knows it; 0x88 is the static table's `:status: 200`.
+    field = b"\x00\x07x-flood\x5a" + b"f" * 90
+    block = (field * (fill // len(field) + 1))[:fill] if fill else b""
+    block = block[:len(block) - len(block) % len(field)]
+    exchange.flush()
+    head = HeadersFrame(stream_id)
+    head.data = b"\x88"
+    if frames == 0 and end:
+        head.flags.add("END_HEADERS")
+    out = [head.serialize()]
+    for index in range(frames):
+        frame = ContinuationFrame(stream_id)
+        frame.data = block
+        if end and index == frames - 1:
+            frame.flags.add("END_HEADERS")
+        out.append(frame.serialize())
+        if len(out) >= 256:
+            exchange.tls.sendall(b"".join(out))
+            out = []
+    if end:
+        body = DataFrame(stream_id)
+        body.data = b"hello"
+        body.flags.add("END_STREAM")
+        out.append(body.serialize())
+    if out:
+        exchange.tls.sendall(b"".join(out))
+    if not end:
+        exchange.close()
 
 
 @route("/handshake-fault")

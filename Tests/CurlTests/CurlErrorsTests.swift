@@ -71,6 +71,27 @@ struct CurlErrorsTests {
         }
     }
 
+    /// Frames nghttp2 refuses as a flood (a header block in more CONTINUATION frames than it takes, more PINGs
+    /// than it queues answers for) are the server's doing, as is a head past libcurl's bound: malformed, and so
+    /// not retried. nghttp2's other failures (out of memory) keep the receive error's kind; a number that only
+    /// begins like a refusing one is not taken for it (the TLS chaos server's /continuations,
+    /// `ChaosTests.aFloodOfContinuationFramesIsMalformed`).
+    @Test func framesNGHTTP2RefusesAsAFloodAreMalformed() {
+        let prefix = "h2_process_pending_input: nghttp2_session_mem_recv() returned "
+        let cases: [(String, TransportError.Code)] = [
+            ("-905:Too many CONTINUATION frames following a HEADER frame", .malformedResponse),
+            ("-904:Flooding was detected in this HTTP/2 session, and it must be closed", .malformedResponse),
+            ("-902:The user callback function failed", .malformedResponse),
+            ("-901:Out of memory", .connectionLost),
+            ("-9050:Unknown error code", .connectionLost),
+            ("-90:Unknown error code", .connectionLost),
+        ]
+        for (suffix, expected) in cases {
+            #expect(CurlErrors.kind(of: CURLE_RECV_ERROR, detail: prefix + suffix) == expected, "\(suffix)")
+        }
+        #expect(CurlErrors.kind(of: CURLE_RECV_ERROR, detail: "Connection reset by peer, -905") == .connectionLost)
+    }
+
     /// An HTTP/2 stream the server aborted is a lost connection, as a reset is over HTTP/1.1; one reset because
     /// its frames were wrong is malformed. libcurl 7.88's messages and 8.x's.
     @Test func http2StreamResetsAreKindedByTheirErrorCode() {

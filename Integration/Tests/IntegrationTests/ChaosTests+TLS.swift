@@ -89,6 +89,32 @@ extension ChaosTests {
         }
     }
 
+    /// A header block that goes on in more CONTINUATION frames than nghttp2 takes (8, since the fix for
+    /// CVE-2024-28182): ten thousand empty ones, ten thousand of 1,000 bytes, or nine that end the block. The
+    /// server is flooding the client, so the call fails `.malformedResponse` within moments and a retry policy
+    /// does not send it again; it was `.connectionLost`, which `RetryPolicy` sent twice more. Blocks in eight
+    /// frames, or three of 1,000 bytes (the controls), arrive with their body.
+    @Test func aFloodOfContinuationFramesIsMalformed() async throws {
+        try await chaosBatch(Servers.tlsChaos, timeouts: Self.prompt, remotePorts: Self.tlsChaosPorts) { s, _ in
+            for query in ["frames=10000", "frames=10000&fill=1000", "frames=9&end=1"] {
+                _ = try await expect(s, "continuations?\(query)", code: .malformedResponse)
+            }
+            for query in ["frames=8&end=1", "frames=3&fill=1000&end=1"] {
+                let control = await attempt(s, try s.makeRequest(.get, "continuations?\(query)"), bound: Self.promptBound)
+                #expect(control.response?.data == Data("hello".utf8), "\(query): \(control.summary)")
+            }
+        }
+        let t = try transport { $0.certificateAuthorityFile = Servers.caFile }
+        let attempts = Box(0)
+        let s = session(Servers.tlsChaos, transport: t) {
+            $0.retrier = ConnectionTests.CountingRetrier(attempts: attempts, policy: RetryPolicy(exponentialBackoffScale: 0))
+        }
+        let outcome = await attempt(s, try s.makeRequest(.get, "continuations"), bound: Self.promptBound)
+        #expect(outcome.code == .malformedResponse, "\(outcome.summary)")
+        #expect(attempts.value == 1, "the flood was retried")
+        await t.shutdown()
+    }
+
     /// A TLS listener that answers the ClientHello with a fatal alert (handshake_failure, internal_error),
     /// or closes (FIN or RST) after reading it, or after half a ServerHello: `.tlsFailure`. One that reads the
     /// ClientHello and says nothing: `.timedOut` at the connect timeout, which covers the handshake.

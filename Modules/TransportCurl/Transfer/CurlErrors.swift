@@ -49,7 +49,8 @@ enum CurlErrors {
         case CURLE_RECV_ERROR where detail.contains("Too large response headers") || refusedHTTP2Frames(detail):
             // libcurl's bound on a head reached: over HTTP/1.1 "Too large response headers: 307222 > 307200" (300
             // KiB, informational heads before it counted); over HTTP/2 a head or trailers past what libcurl keeps,
-            // which it refuses from nghttp2's callback. The server sent too much; retrying won't help.
+            // which it refuses from nghttp2's callback, or frames nghttp2 itself refuses as a flood. The server
+            // sent too much; retrying won't help.
             return .malformedResponse
         case CURLE_GOT_NOTHING, CURLE_RECV_ERROR:
             // Receive errors are almost always a connection reset or closed under us.
@@ -63,13 +64,25 @@ enum CurlErrors {
         }
     }
 
-    /// nghttp2's NGHTTP2_ERR_CALLBACK_FAILURE (-902) in curl's message ("h2_process_pending_input:
-    /// nghttp2_session_mem_recv() returned -902:The user callback function failed"): one of libcurl's HTTP/2
-    /// callbacks refused what the server sent, which in libcurl 7.88 means a header block (head or trailers)
-    /// larger than it keeps. Courier's own refusals carry their own error, so they never reach this.
+    /// nghttp2's refusal of what the server sent, from curl's message ("h2_process_pending_input:
+    /// nghttp2_session_mem_recv() returned -905:Too many CONTINUATION frames following a HEADER frame"):
+    /// - NGHTTP2_ERR_CALLBACK_FAILURE (-902): one of libcurl's HTTP/2 callbacks refused a frame, which in libcurl
+    ///   7.88 means a header block (head or trailers) larger than it keeps. Courier's own refusals carry their own
+    ///   error, so they never reach this.
+    /// - NGHTTP2_ERR_FLOODED (-904): the server sent more frames needing an answer (PING, SETTINGS) than nghttp2
+    ///   queues answers for.
+    /// - NGHTTP2_ERR_TOO_MANY_CONTINUATIONS (-905): a header block cut into more CONTINUATION frames than nghttp2
+    ///   takes (8 in Debian's 1.52.0, from the fix for CVE-2024-28182), such as a flood of empty ones.
+    ///
+    /// Each is the server breaking HTTP/2 or flooding it, never a connection lost on the way.
     static func refusedHTTP2Frames(_ detail: String) -> Bool {
-        detail.contains("nghttp2") && detail.contains("-902")
+        guard let range = detail.firstRange(of: "nghttp2_session_mem_recv() returned ") else { return false }
+        let code = Int(detail[range.upperBound...].prefix { $0 == "-" || $0.isNumber })
+        return code.map(refusingNGHTTP2Errors.contains) ?? false
     }
+
+    /// The errors of `nghttp2_session_mem_recv` that ``refusedHTTP2Frames(_:)`` takes for a refusal.
+    static let refusingNGHTTP2Errors: Set<Int> = [-902, -904, -905]
 
     /// HTTP/2 error codes (RFC 9113 section 7) that say the frames themselves were wrong: PROTOCOL_ERROR,
     /// FLOW_CONTROL_ERROR, FRAME_SIZE_ERROR, COMPRESSION_ERROR.
