@@ -242,6 +242,10 @@ check "tls-chaos /fields 2 MB of trailers: curl 56" "$(h2chaos "$Y/fields?part=t
 check "tls-chaos /fields a 2 MB head, one field repeated: curl 56" "$(h2chaos "$Y/fields?part=head&bytes=2000000&same=1")" '000 0 exit 56'
 check "tls-chaos /fields 20,000 103 heads: curl 56" "$(h2chaos "$Y/fields?part=hints&bytes=2000000")" '103 0 exit 56'
 check "tls-chaos /fields 1 KB of trailers" "$(h2chaos "$Y/fields?part=trailers&bytes=1000")" '200 5 exit 0'
+for kind in data-on-zero window-overflow oversized; do
+    check "tls-chaos /bad-frame $kind with a length: curl 18" "$(h2chaos "$Y/bad-frame?kind=$kind&length=1")" '200 1000 exit 18'
+    check "tls-chaos /bad-frame $kind without one: curl 7.88 takes 1000 bytes for the body" "$(h2chaos "$Y/bad-frame?kind=$kind&then=hold")" '200 1000 exit 0'
+done
 check "tls-chaos /continuations 10,000 empty frames: curl 56" "$(h2chaos "$Y/continuations")" '000 0 exit 56'
 check "tls-chaos /continuations 9 frames that end the block: curl 56" "$(h2chaos "$Y/continuations?frames=9&end=1")" '000 0 exit 56'
 check "tls-chaos /continuations 8 frames that end the block" "$(h2chaos "$Y/continuations?frames=8&end=1")" '200 5 exit 0'

@@ -42,6 +42,16 @@ HTTP/2 routes (GET; the query parameters are optional)
       part=hints            N / 100 `103 Early Hints` heads of one `link` field each, then a 200 head and "hello"
                             Each field has a name of its own, so HPACK cannot shrink them; with same=1 they are
                             one field repeated, which HPACK sends as an index of a byte or two each.
+  /bad-frame?kind=K&after=N&length=L&then=T&seed=S
+                            A 200 head, N bytes of the body (default 1000), then a frame that breaks HTTP/2 for the
+                            whole connection, written past the h2 state machine:
+      kind=data-on-zero     a DATA frame on stream 0 (PROTOCOL_ERROR; the default)
+      kind=window-overflow  two WINDOW_UPDATEs of 2^31 - 1 on the connection (FLOW_CONTROL_ERROR)
+      kind=oversized        a DATA frame of 20,000 bytes, over the 16,384 the client allows (FRAME_SIZE_ERROR)
+                            With length=1 the head has `content-length: N + 65536`; without it (0, the default)
+                            it has none. The client answers with GOAWAY; then, as T says:
+      then=close            the connection is closed once the client's GOAWAY has come (at most 5 s)
+      then=hold             the connection stays open, read and dropped, until the client closes it (120 s)
   /continuations?frames=N&fill=B&end=E
                             A 200 head whose header block goes on in N CONTINUATION frames (default 10,000), each
                             with B bytes of header fields (default 0: empty frames), written past the h2 state
@@ -305,6 +315,44 @@ def fields(exchange, stream_id, query):
     exchange.send_body(stream_id, b"hello", False)
     exchange.conn.send_headers(stream_id, many, end_stream=True)
     exchange.flush()
+
+
+def raw_frame(kind, flags, stream_id, payload):
+    """An HTTP/2 frame (RFC 9113 section 4.1) as bytes, whatever it says."""
+    return struct.pack(">I", len(payload))[1:] + bytes([kind, flags]) + struct.pack(">I", stream_id) + payload
+
+
+@route("/bad-frame")
+def bad_frame(exchange, stream_id, query):
+    kind = query.choice("kind", "data-on-zero", ("data-on-zero", "window-overflow", "oversized"))
+    after = query.integer("after", 1000, 0, MAX_DATA)
+    length = query.integer("length", 0, 0, 1)
+    then = query.choice("then", "close", ("close", "hold"))
+    body = body_bytes(Query("size=%d&seed=%d" % (after, query.integer("seed", 0, 0, 1 << 62))), 0)
+    head = [("content-type", "application/octet-stream")]
+    if length:
+        head.append(("content-length", str(after + 65536)))
+    exchange.send_head(stream_id, 200, head)
+    exchange.send_body(stream_id, body, False)
+    # By hand: hyperframe refuses to make the first two, and would cap the third.
+    if kind == "data-on-zero":
+        fault = raw_frame(0x0, 0, 0, b"stray")
+    elif kind == "window-overflow":
+        fault = raw_frame(0x8, 0, 0, struct.pack(">I", (1 << 31) - 1)) * 2
+    else:
+        fault = raw_frame(0x0, 0, stream_id, b"x" * 20000)
+    exchange.flush()
+    exchange.tls.sendall(fault)
+    if then == "hold":
+        loopback_server.hold_open(exchange.tls, HOLD_LIMIT)
+    else:
+        exchange.tls.settimeout(5.0)
+        try:
+            while exchange.pump():
+                pass  # Until the client's GOAWAY (ConnectionTerminated) or its close.
+        except (OSError, h2.exceptions.ProtocolError):
+            pass
+    exchange.close()
 
 
 @route("/continuations")
