@@ -5,7 +5,7 @@ has one route per fault at fixed sizes; this one cuts, resets, lies and stalls a
 can sweep them. It runs on its own port, used by the chaos tests only, so a test can count its own connections.
 
 Each connection serves one request and is closed (every answer says `Connection: close`), but for /extra-bytes
-and /answer-once. The request head is
+/answer-once and /content-length. The request head is
 read first; a request body announced by Content-Length is read and dropped, except by /no-read, which never
 reads it. Bodies are deterministic: `random.Random(seed).randbytes(size)` (seed 0 unless given).
 
@@ -88,6 +88,18 @@ Routes (GET, or any method; the answers are the same)
   /extra-bytes-status?token=T
                             200 "sent\n" once the extra bytes of the /extra-bytes request with token T have been
                             written, else "waiting\n": a test asks (on another connection) before its next request.
+  /content-length?case=C    A connection kept open: a 200 whose framing lines are case C's, then the 10 bytes
+                            "helloWORLD" (so a client that frames 0, 5 or 10 bytes shows which); the next request
+                            on the connection is answered by its own route (/content-length keeps it open again):
+      two-lengths           `Content-Length: 5` and `Content-Length: 10`
+      list-differ           `Content-Length: 5, 10`
+      hex, plus, spaces     `Content-Length: 0x5`, `+5`, `5 5`
+      negative, huge        `Content-Length: -5`, `99999999999999999999999` (past 2^63 - 1)
+      folded                `Content-Length: 5` continued by a folded line ` 10`
+      space-before-colon    `Content-Length : 10`
+      te-space-before-colon `Transfer-Encoding : chunked` and `Content-Length: 10`
+      plain, list-same, two-same
+                            the controls: `Content-Length: 10`; `10, 10`; two fields of `10`
   /redirect-raw?location=L  302 whose `Location` is L percent-decoded to bytes, as they are: a Latin-1 `%E9` is the
                             one byte E9, not UTF-8 (old servers send such bytes; httpbin percent-encodes them).
   /echo-target...           200 with the request target as the server received it, byte for byte (any path that
@@ -405,6 +417,39 @@ def answer_once(sock, method, query_text):
         loopback_server.close_with_reset(sock)
 
 
+CONTENT_LENGTH_CASES = {
+    "two-lengths": [b"Content-Length: 5", b"Content-Length: 10"],
+    "list-differ": [b"Content-Length: 5, 10"],
+    "hex": [b"Content-Length: 0x5"],
+    "plus": [b"Content-Length: +5"],
+    "spaces": [b"Content-Length: 5 5"],
+    "negative": [b"Content-Length: -5"],
+    "huge": [b"Content-Length: 99999999999999999999999"],
+    "folded": [b"Content-Length: 5", b" 10"],
+    "space-before-colon": [b"Content-Length : 10"],
+    "te-space-before-colon": [b"Transfer-Encoding : chunked", b"Content-Length: 10"],
+    "plain": [b"Content-Length: 10"],
+    "list-same": [b"Content-Length: 10, 10"],
+    "two-same": [b"Content-Length: 10", b"Content-Length: 10"],
+}
+
+
+@route("/content-length")
+def content_length(sock, method, query_text):
+    lines = CONTENT_LENGTH_CASES[Query(query_text).choice("case", "plain", tuple(CONTENT_LENGTH_CASES))]
+    # Written by hand: head_bytes would write one Content-Length of its own making.
+    sock.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\n" + b"".join(line + b"\r\n" for line in lines)
+                 + b"\r\nhelloWORLD")
+    # The next request on the connection, if the client framed the body as the server did and kept it: answered by
+    # its own route, as a new connection's first request would be.
+    request = loopback_server.read_request_head(sock)
+    if request is None:
+        return
+    next_method, target, headers, rest = request
+    drain_body(sock, headers, rest)
+    dispatch(sock, next_method, target)
+
+
 @route("/extra-bytes-status")
 def extra_bytes_status(sock, method, query_text):
     token = Query(query_text).values.get("token", [""])[0]
@@ -440,17 +485,22 @@ class Handler(loopback_server.OneRequestHandler):
     timeout = HOLD_LIMIT
 
     def answer(self, sock, method, target, headers, rest):
-        parts = urlsplit(target)
-        if READS_BODY.get(parts.path, True):
+        if READS_BODY.get(urlsplit(target).path, True):
             drain_body(sock, headers, rest)
-        if parts.path.startswith("/echo-target"):
-            echo_target(sock, target)
-            return
-        handler = ROUTES.get(parts.path, not_found)
-        if handler is compressed:
-            compressed(sock, method, parts.query, parts.path)
-        else:
-            handler(sock, method, parts.query)
+        dispatch(sock, method, target)
+
+
+def dispatch(sock, method, target):
+    """Answers a request whose body has been dealt with, by the route its target names."""
+    parts = urlsplit(target)
+    if parts.path.startswith("/echo-target"):
+        echo_target(sock, target)
+        return
+    handler = ROUTES.get(parts.path, not_found)
+    if handler is compressed:
+        compressed(sock, method, parts.query, parts.path)
+    else:
+        handler(sock, method, parts.query)
 
 
 def main():

@@ -284,4 +284,14 @@ struct HeadTemplateTests {
         let joined = [Self.base[0], Self.base[1] + "\n" + Self.base[2]] + Array(Self.base[3...])
         expectAsPlain(joined, fields, "joined")
     }
+
+    /// A template answers the `Content-Length` check once for the heads that repeat it, as the check answers it.
+    @Test func aTemplateKnowsWhetherItsLengthFramesABody() {
+        for (values, expected) in [([String](), true), (["10"], true), (["10, 10"], true), (["0x5"], false), (["5", "10"], false)] {
+            var fields = HTTPFields()
+            for value in values { fields.append(HTTPField(name: .contentLength, value: value)) }
+            let template = HeadTemplate(head: HTTPResponse(status: .ok, headerFields: fields), version: "HTTP/1.1")
+            #expect(template.hasCountOrNone == expected, "\(values)")
+        }
+    }
 }

@@ -113,6 +113,22 @@ struct ResponseHeadParserTests {
         #expect(parser.version == version)
     }
 
+    /// `Content-Length : 5` is a length to a server or proxy that trims the space, and none to libcurl, so the two
+    /// would frame the body differently; RFC 9112 section 5.1 forbids the space for this reason. Other names with a
+    /// space before their colon are dropped, as before.
+    @Test(arguments: ["Content-Length : 5", "content-length\t: 5", "Transfer-Encoding : chunked", "TRANSFER-ENCODING  :chunked"])
+    func whitespaceBeforeTheColonOfAFramingFieldIsMalformed(line: String) {
+        guard case .malformed(let reason) = parse(["HTTP/1.1 200 OK", line, ""]) else { Issue.record("accepted \(line)"); return }
+        #expect(reason.contains("whitespace"), "\(reason)")
+    }
+
+    @Test func whitespaceBeforeTheColonOfAnotherFieldDropsIt() {
+        guard case .head(let head) = parse(["HTTP/1.1 200 OK", "X-Content-Length : 5", "Content-Lengths : 5", "X-Next: y", ""]) else {
+            Issue.record("no head"); return
+        }
+        #expect(head.headerFields.count == 1)
+    }
+
     @Test func headerLineWithoutColonIsMalformed() {
         guard case .malformed = parse(["HTTP/1.1 200 OK", "no colon here"]) else { Issue.record("accepted"); return }
     }

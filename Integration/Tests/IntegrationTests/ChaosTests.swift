@@ -227,6 +227,31 @@ struct ChaosTests {
         await raw.shutdown()
     }
 
+    // MARK: Lengths that cannot frame a body
+
+    /// A `Content-Length` that is no count (`0x5`, `+5`, `5 5`, `-5`, past 2⁶³ − 1, a folded `5` ` 10`), two that
+    /// disagree (two fields, or `5, 10`), or one with a space before its colon (and a `Transfer-Encoding` so
+    /// written): RFC 9112 makes such framing an unrecoverable error, and the call fails `.malformedResponse` before
+    /// a byte of the body is read. libcurl 7.88 framed them all, as curl does: the last of two lengths, 0 bytes for
+    /// `0x5` (leaving "helloWORLD" on the connection), 5 for `+5`, no length for the space (the call waited for the
+    /// connection's end), so the body depended on which reading a client or a proxy took. The controls (`10`,
+    /// `10, 10`, two fields of `10`) arrive whole, and every case is followed by a good request on the session.
+    @Test func aContentLengthThatCannotFrameTheBodyIsMalformed() async throws {
+        try await chaosBatch(Servers.chaos, timeouts: Self.prompt, remotePorts: Self.chaosPorts) { s, _ in
+            for name in ["two-lengths", "list-differ", "hex", "plus", "spaces", "negative", "huge", "folded",
+                         "space-before-colon", "te-space-before-colon"] {
+                let outcome = try await expect(s, "content-length?case=\(name)", code: .malformedResponse)
+                #expect(outcome.head == nil, "\(name): \(outcome.summary)")
+                let next = await attempt(s, try s.makeRequest(.get, "content-length?case=plain"), bound: Self.promptBound)
+                #expect(next.response?.data == Data("helloWORLD".utf8), "after \(name): \(next.summary)")
+            }
+            for name in ["plain", "list-same", "two-same"] {
+                let outcome = await attempt(s, try s.makeRequest(.get, "content-length?case=\(name)"), bound: Self.promptBound)
+                #expect(outcome.response?.data == Data("helloWORLD".utf8), "\(name): \(outcome.summary)")
+            }
+        }
+    }
+
     // MARK: Bytes nobody asked for, on an idle connection
 
     /// A server sends bytes after an answer, once the client has read it and put the connection back for reuse:

@@ -572,6 +572,12 @@ final class CurlTransfer: @unchecked Sendable {
         case .needMore:
             return true
         case .head(let parsed):
+            // Before libcurl reads a byte of the body by a length the server did not give (it would frame one).
+            let repeated = parser.repeatedTemplate
+            if repeated?.hasCountOrNone != true, let problem = ContentLengthCheck.problem(in: parsed, method: request.method) {
+                abortError = TransportError(.malformedResponse, message: problem)
+                return false
+            }
             head = parsed
             loop.markDirty(self)
             return true

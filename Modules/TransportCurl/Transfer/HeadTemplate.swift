@@ -34,6 +34,9 @@ final class HeadTemplate {
     /// the announced length (`Content-Length`) and how the body is to be decoded (``ContentCoding/decoding(_:)``).
     let contentLength: Int64?
     let decoding: Result<[ContentCoding], any Error>?
+    /// Whether the head's `Content-Length` fields give one count or none (``ContentLengthCheck``), so a head that
+    /// repeats this one needs no check; one that does not is checked again for each request's method.
+    let hasCountOrNone: Bool
     /// The lines, each followed by LF; the last is the empty line that ends the head.
     private let lines: [UInt8]
 
@@ -44,6 +47,7 @@ final class HeadTemplate {
         self.version = version
         contentLength = head.headerFields.contentLength
         decoding = ContentCoding.decoding(head)
+        hasCountOrNone = ContentLengthCheck.problem(in: head.headerFields) == nil
         var lines: [UInt8] = []
         lines.reserveCapacity(256)
         lines.append(contentsOf: version.utf8)

@@ -119,6 +119,10 @@ struct ResponseHeadParser {
             name = commonNames.name(at: slot)
         } else if let parsed = HTTPField.Name(String(decoding: nameBytes, as: UTF8.self)) {
             name = parsed
+        } else if let framing = Self.framingName(beforeWhitespace: nameBytes) {
+            // `Content-Length : 5`: libcurl takes no length from it (and frames the body by the connection's end),
+            // a server or proxy that trims the space takes 5. RFC 9112 section 5.1 forbids the space for this reason.
+            return .malformed("whitespace between the field name \(framing) and its colon")
         } else {
             continuesField = false
             isPlain = false
@@ -206,6 +210,15 @@ struct ResponseHeadParser {
             offset += 1
         }
         return true
+    }
+
+    /// `Content-Length` or `Transfer-Encoding` (in any case) when `name` is one of them followed by spaces or tabs.
+    private static func framingName(beforeWhitespace name: UnsafeBufferPointer<UInt8>) -> String? {
+        var end = name.count
+        while end > 0, name[end - 1] == space || name[end - 1] == tab { end -= 1 }
+        guard end < name.count else { return nil }
+        let trimmed = String(decoding: UnsafeBufferPointer(rebasing: name[..<end]), as: UTF8.self).lowercased()
+        return ["content-length", "transfer-encoding"].contains(trimmed) ? trimmed : nil
     }
 
     /// Where the line's first colon is, if it has one (`memchr`, which reads many bytes at a time).

@@ -11,7 +11,8 @@ import HTTPTypes
 /// (`RecentFields`, as a transport's loop keeps them): it must give the same outcome and version, byte for byte,
 /// whether it takes a template's head whole or in part (`HeadTemplate`) or not. After each line of odd length, a
 /// third parser reads a whole head of its own through the same `RecentFields`, as another transfer of the loop does
-/// between two lines of a head that libcurl hands over as it arrives.
+/// between two lines of a head that libcurl hands over as it arrives. A head's `Content-Length` check
+/// (`ContentLengthCheck`) never crashes, and agrees with the one its template made.
 enum ResponseHeadFuzz: FuzzTarget {
     static let name = "response-head"
 
@@ -73,6 +74,12 @@ enum ResponseHeadFuzz: FuzzTarget {
                 let wellFormed = version.starts(with: "HTTP/".utf8) && digits.contains(version[safe: 5])
                     && (version.count == 6 || (version.count == 8 && version[6] == 0x2E && digits.contains(version[7])))
                 precondition(wellFormed, "a head whose version is not HTTP/<digit>[.<digit>]: \(version)")
+                // The transport checks a head's Content-Length, or takes its template's answer for a head that repeats
+                // one: the two must agree.
+                let lengthProblem = ContentLengthCheck.problem(in: response.headerFields)
+                if let template = sharing.repeatedTemplate {
+                    precondition(template.hasCountOrNone == (lengthProblem == nil), "the template's Content-Length check differs")
+                }
                 return
             }
         }

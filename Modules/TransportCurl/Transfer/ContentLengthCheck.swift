@@ -1,0 +1,69 @@
+import CourierCore
+import HTTPTypes
+
+/// Whether a response's `Content-Length` can frame its body, as RFC 9112 section 6.3 asks of a client: a value that is
+/// not a decimal count, or two counts that disagree, make the framing invalid, an unrecoverable error. libcurl 7.88
+/// frames such a body all the same: it takes the last of two fields that disagree, the leading digits of `0x5` (0,
+/// leaving the five bytes on the connection), `+5` and `5 5` as 5, and a count past 2⁶³ − 1 as no count (the body
+/// then ends with the connection). A client that frames a body otherwise than the server, or than a proxy between
+/// them, meant takes a wrong body, or the next response's bytes for this one's.
+///
+/// Pure, so it is tested without a socket. A list of equal counts (`10, 10`, or two fields of `10`) is one count, as
+/// RFC 9110 section 8.6 allows, because a proxy that joins fields makes it.
+enum ContentLengthCheck {
+    /// Why `head`'s `Content-Length` cannot frame its body, or nil when it can or the body needs no length: the
+    /// answer to a HEAD, a 204 or a 304 has no body whatever its fields say (RFC 9112 section 6.3, rule 1), and a
+    /// `Transfer-Encoding` frames the body in its place (rule 3).
+    static func problem(in head: HTTPResponse, method: HTTPRequest.Method) -> String? {
+        let code = head.status.code
+        guard method != .head, code != 204, code != 304 else { return nil }
+        return problem(in: head.headerFields)
+    }
+
+    /// Why `fields` do not give one count, or nil when they give one or none, or hold a `Transfer-Encoding`.
+    static func problem(in fields: HTTPFields) -> String? {
+        var count: Int64?
+        var problem: String?
+        for field in fields {
+            if field.name.matches(.transferEncoding) { return nil }
+            guard problem == nil, field.name.matches(.contentLength) else { continue }
+            for element in field.value.utf8.split(separator: UInt8(ascii: ","), omittingEmptySubsequences: false) {
+                guard let parsed = decimalCount(element.trimmingSpacesAndTabs()) else {
+                    problem = "the response's Content-Length is not a count of bytes: \"\(field.value.prefix(80))\""
+                    break
+                }
+                if let count, count != parsed {
+                    problem = "the response's Content-Length fields disagree: \(count) and \(parsed)"
+                    break
+                }
+                count = parsed
+            }
+        }
+        return problem
+    }
+
+    /// `1*DIGIT` as a count that fits in 63 bits, or nil.
+    private static func decimalCount(_ digits: Substring.UTF8View) -> Int64? {
+        guard !digits.isEmpty else { return nil }
+        var count: Int64 = 0
+        for byte in digits {
+            guard byte >= 0x30, byte <= 0x39 else { return nil }
+            let (times, overflowTimes) = count.multipliedReportingOverflow(by: 10)
+            let (sum, overflowSum) = times.addingReportingOverflow(Int64(byte - 0x30))
+            guard !overflowTimes, !overflowSum else { return nil }
+            count = sum
+        }
+        return count
+    }
+}
+
+extension Substring.UTF8View {
+    /// Without the spaces and tabs (RFC 9110's optional whitespace) at either end.
+    fileprivate func trimmingSpacesAndTabs() -> Self {
+        let isWhitespace: (UInt8) -> Bool = { $0 == 0x20 || $0 == 0x09 }
+        guard let first = firstIndex(where: { !isWhitespace($0) }), let last = lastIndex(where: { !isWhitespace($0) }) else {
+            return self[endIndex...]
+        }
+        return self[first...last]
+    }
+}
