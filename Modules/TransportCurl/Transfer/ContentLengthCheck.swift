@@ -27,26 +27,35 @@ enum ContentLengthCheck {
         for field in fields {
             if field.name.matches(.transferEncoding) { return nil }
             guard problem == nil, field.name.matches(.contentLength) else { continue }
-            for element in field.value.utf8.split(separator: UInt8(ascii: ","), omittingEmptySubsequences: false) {
-                guard let parsed = decimalCount(element.trimmingSpacesAndTabs()) else {
-                    problem = "the response's Content-Length is not a count of bytes: \"\(field.value.prefix(80))\""
-                    break
+            problem = field.withUnsafeBytesOfValue { value in
+                // The comma-separated counts of the value, walked in place (no array of pieces per response).
+                var start = 0
+                while start <= value.count {
+                    var end = start
+                    while end < value.count, value[end] != UInt8(ascii: ",") { end += 1 }
+                    guard let parsed = decimalCount(UnsafeBufferPointer(rebasing: value[start..<end])) else {
+                        return "the response's Content-Length is not a count of bytes: \"\(field.value.prefix(80))\""
+                    }
+                    if let count, count != parsed {
+                        return "the response's Content-Length fields disagree: \(count) and \(parsed)"
+                    }
+                    count = parsed
+                    start = end + 1
                 }
-                if let count, count != parsed {
-                    problem = "the response's Content-Length fields disagree: \(count) and \(parsed)"
-                    break
-                }
-                count = parsed
+                return nil
             }
         }
         return problem
     }
 
-    /// `1*DIGIT` as a count that fits in 63 bits, or nil.
-    private static func decimalCount(_ digits: Substring.UTF8View) -> Int64? {
-        guard !digits.isEmpty else { return nil }
+    /// `1*DIGIT` between optional spaces and tabs, as a count that fits in 63 bits, or nil.
+    private static func decimalCount(_ bytes: UnsafeBufferPointer<UInt8>) -> Int64? {
+        var start = 0, end = bytes.count
+        while start < end, bytes[start] == 0x20 || bytes[start] == 0x09 { start += 1 }
+        while end > start, bytes[end - 1] == 0x20 || bytes[end - 1] == 0x09 { end -= 1 }
+        guard start < end else { return nil }
         var count: Int64 = 0
-        for byte in digits {
+        for byte in bytes[start..<end] {
             guard byte >= 0x30, byte <= 0x39 else { return nil }
             let (times, overflowTimes) = count.multipliedReportingOverflow(by: 10)
             let (sum, overflowSum) = times.addingReportingOverflow(Int64(byte - 0x30))
@@ -54,16 +63,5 @@ enum ContentLengthCheck {
             count = sum
         }
         return count
-    }
-}
-
-extension Substring.UTF8View {
-    /// Without the spaces and tabs (RFC 9110's optional whitespace) at either end.
-    fileprivate func trimmingSpacesAndTabs() -> Self {
-        let isWhitespace: (UInt8) -> Bool = { $0 == 0x20 || $0 == 0x09 }
-        guard let first = firstIndex(where: { !isWhitespace($0) }), let last = lastIndex(where: { !isWhitespace($0) }) else {
-            return self[endIndex...]
-        }
-        return self[first...last]
     }
 }
