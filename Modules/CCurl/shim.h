@@ -5,6 +5,8 @@
 #define COURIER_CCURL_SHIM_H
 
 #include <curl/curl.h>
+#include <errno.h>
+#include <sys/socket.h>
 
 // MARK: curl_easy_setopt
 
@@ -69,6 +71,30 @@ static inline CURLcode ccurl_easy_setopt_blob(CURL *handle, CURLoption option, c
 static inline CURLcode ccurl_easy_setopt_sockopt_function(CURL *handle,
         int (*function)(void *, curl_socket_t, curlsocktype)) {
     return curl_easy_setopt(handle, CURLOPT_SOCKOPTFUNCTION, function);
+}
+
+/// CURLOPT_OPENSOCKETFUNCTION's function: opens the socket as libcurl 7.88 would (`socket(2)` with the address's
+/// family, type and protocol), close-on-exec so that a program's child processes never inherit a connection, and
+/// keeps `socket`'s errno in `*errno_slot` (0 when it opened). libcurl reports a failed `socket` as "Couldn't
+/// connect to server" with no errno (CURLINFO_OS_ERRNO stays 0): the slot is how a transfer tells "too many open
+/// files" from a server that refused it.
+static inline curl_socket_t ccurl_open_socket(void *errno_slot, curlsocktype purpose, struct curl_sockaddr *address) {
+    (void)purpose;
+    curl_socket_t opened = socket(address->family, address->socktype | SOCK_CLOEXEC, address->protocol);
+    if (errno_slot != NULL) {
+        *(int *)errno_slot = opened == CURL_SOCKET_BAD ? errno : 0;
+    }
+    return opened;
+}
+
+/// Has `handle` open its sockets with `ccurl_open_socket`, keeping the errno of the last `socket` call in
+/// `*errno_slot`, which must live as long as the handle.
+static inline CURLcode ccurl_easy_setopt_open_socket(CURL *handle, int *errno_slot) {
+    CURLcode result = curl_easy_setopt(handle, CURLOPT_OPENSOCKETFUNCTION, ccurl_open_socket);
+    if (result != CURLE_OK) {
+        return result;
+    }
+    return curl_easy_setopt(handle, CURLOPT_OPENSOCKETDATA, (void *)errno_slot);
 }
 
 /// CURLOPT_CLOSESOCKETFUNCTION: closes a socket of libcurl's in its place (the function must close it).

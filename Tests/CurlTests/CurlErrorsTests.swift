@@ -71,6 +71,18 @@ struct CurlErrorsTests {
         }
     }
 
+    /// A connection that failed because no socket could be opened says why (libcurl keeps no errno for it); any
+    /// other failure, or a socket that opened, keeps curl's message as it is.
+    @Test func aSocketThatCouldNotOpenIsNamed() {
+        let curl = "Failed to connect to 127.0.0.1 port 80 after 0 ms: Couldn't connect to server"
+        #expect(CurlErrors.detail(curl, of: CURLE_COULDNT_CONNECT, socketErrno: EMFILE) == curl + ": cannot open a socket: Too many open files")
+        #expect(CurlErrors.detail(curl, of: CURLE_COULDNT_CONNECT, socketErrno: 0) == curl)
+        #expect(CurlErrors.detail("Connection reset by peer", of: CURLE_RECV_ERROR, socketErrno: EMFILE) == "Connection reset by peer")
+        let error = CurlErrors.transportError(for: CURLE_COULDNT_CONNECT, detail: CurlErrors.detail(curl, of: CURLE_COULDNT_CONNECT, socketErrno: ENFILE))
+        #expect(error.code == .cannotConnect)
+        #expect(error.message.hasSuffix("cannot open a socket: Too many open files in system"), "\(error.message)")
+    }
+
     /// Frames nghttp2 refuses as a flood (a header block in more CONTINUATION frames than it takes, more PINGs
     /// than it queues answers for) are the server's doing, as is a head past libcurl's bound: malformed, and so
     /// not retried. nghttp2's other failures (out of memory) keep the receive error's kind; a number that only

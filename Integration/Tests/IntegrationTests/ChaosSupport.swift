@@ -111,6 +111,32 @@ enum SocketCensus {
         matching(remotePorts: remotePorts, clients: clients).count
     }
 
+    /// For each TCP socket this process holds to `remotePort`, whether its descriptor is close-on-exec (the
+    /// `flags` line of `/proc/self/fdinfo`, octal, `O_CLOEXEC` 02000000): one that is not passes to every program
+    /// the process starts.
+    static func closeOnExec(remotePort: Int) -> [Bool] {
+        var inodes: Set<Int> = []
+        for table in ["/proc/self/net/tcp", "/proc/self/net/tcp6"] {
+            guard let text = readWhole(table) else { continue }
+            for line in text.split(separator: "\n").dropFirst() {
+                let fields = line.split(separator: " ")
+                guard fields.count > 9, let inode = Int(fields[9]), port(of: fields[2]) == remotePort else { continue }
+                inodes.insert(inode)
+            }
+        }
+        let directory = "/proc/self/fd"
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return [] }
+        return names.compactMap { name in
+            guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: "\(directory)/\(name)"),
+                  target.hasPrefix("socket:["), let inode = Int(target.dropFirst("socket:[".count).dropLast()),
+                  inodes.contains(inode), let info = readWhole("/proc/self/fdinfo/\(name)"),
+                  let line = info.split(separator: "\n").first(where: { $0.hasPrefix("flags:") }),
+                  let flags = Int(line.dropFirst("flags:".count).trimmingCharacters(in: .whitespaces), radix: 8)
+            else { return nil }
+            return flags & 0o2000000 != 0
+        }
+    }
+
     private static func socketInodes() -> Set<Int> {
         let directory = "/proc/self/fd"
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return [] }

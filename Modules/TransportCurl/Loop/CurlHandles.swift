@@ -47,12 +47,14 @@ struct CurlEasy {
     func cleanup() { curl_easy_cleanup(raw) }
 }
 
-/// An easy handle of the loop's pool with the buffer libcurl writes its error messages into. The buffer
-/// lives as long as the handle (`CURLOPT_ERRORBUFFER` is set once), so a request allocates none; libcurl
-/// empties it before each transfer, and a transfer clears it too when it takes the handle.
+/// An easy handle of the loop's pool with the buffer libcurl writes its error messages into, and the slot its sockets
+/// are opened with (`ccurl_open_socket`: the errno of the last `socket` call). Both live as long as the handle (set
+/// once), so a request allocates none; libcurl empties the buffer before each transfer, and a transfer clears both
+/// when it takes the handle.
 struct PooledEasy {
     let easy: CurlEasy
     let errorBuffer: UnsafeMutablePointer<CChar>
+    let socketError: UnsafeMutablePointer<Int32>
 
     /// A new handle with the transport's fixed options, or nil when libcurl cannot make one. `loop` is the
     /// ``CurlMultiLoop`` the handle serves, unretained: it outlives its handles and their connections.
@@ -61,15 +63,19 @@ struct PooledEasy {
         let size = Int(ccurl_error_size) + 1
         let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: size)
         errorBuffer.initialize(repeating: 0, count: size)
+        let socketError = UnsafeMutablePointer<Int32>.allocate(capacity: 1)
+        socketError.initialize(to: 0)
         CurlOptions.configureHandle(easy, options: options, loop: loop)
         easy.set(CURLOPT_ERRORBUFFER, pointer: UnsafeMutableRawPointer(errorBuffer))
-        return PooledEasy(easy: easy, errorBuffer: errorBuffer)
+        ccurl_easy_setopt_open_socket(easy.raw, socketError)
+        return PooledEasy(easy: easy, errorBuffer: errorBuffer, socketError: socketError)
     }
 
-    /// Frees the handle, then its buffer (in that order: curl may write to it until cleanup).
+    /// Frees the handle, then its buffer and slot (in that order: curl may write to them until cleanup).
     func cleanup() {
         easy.cleanup()
         errorBuffer.deallocate()
+        socketError.deallocate()
     }
 }
 

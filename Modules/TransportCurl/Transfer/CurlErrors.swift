@@ -1,5 +1,10 @@
 internal import CCurl
 import CourierCore
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 
 /// Maps libcurl's result codes to typed transport errors, keeping curl's code and message.
 enum CurlErrors {
@@ -8,6 +13,14 @@ enum CurlErrors {
         // curl's detail often repeats its summary; say each thing once.
         let message = detail.isEmpty ? summary : detail.contains(summary) ? detail : "\(summary): \(detail)"
         return TransportError(kind(of: code, detail: detail), message: message, underlyingCode: Int(code.rawValue))
+    }
+
+    /// curl's message, with why a socket could not be opened when that is why a connection failed: libcurl 7.88
+    /// reports a failed `socket(2)` (a process out of file descriptors, the system out of buffers) as "Couldn't connect
+    /// to server", as for a server that refused, and keeps no errno; `socketErrno` is `socket`'s own (0: it opened).
+    static func detail(_ detail: String, of code: CURLcode, socketErrno: Int32) -> String {
+        guard code == CURLE_COULDNT_CONNECT, socketErrno != 0 else { return detail }
+        return detail + ": cannot open a socket: \(String(cString: strerror(socketErrno)))"
     }
 
     /// The kind of a failure: from curl's code, and from its detail message where one code covers failures

@@ -101,6 +101,8 @@ final class CurlTransfer: @unchecked Sendable {
     private var ending: Result<Void, any Error>?
     /// curl writes its detailed error message here: the buffer of the pooled handle, taken with it.
     private var errorBuffer: UnsafeMutablePointer<CChar>?
+    /// The errno of the handle's last `socket` call, 0 when it opened (``PooledEasy``), taken with the handle.
+    private var socketError: UnsafeMutablePointer<Int32>?
     /// Set in `init`, before the transfer is shared; cancelled when the transfer ends (`finishOnce`), which
     /// lets go of the control's reference to this transfer.
     private var observation: TransferControl.Observation?
@@ -219,6 +221,8 @@ final class CurlTransfer: @unchecked Sendable {
         easyHandle = easy.raw
         errorBuffer = pooled.errorBuffer
         pooled.errorBuffer[0] = 0   // no message left from the handle's previous transfer
+        socketError = pooled.socketError
+        pooled.socketError.pointee = 0
         // Unretained: the loop's `active` table keeps the transfer alive while curl holds this.
         let me = Unmanaged.passUnretained(self).toOpaque()
         CurlOptions.configureRequest(easy, for: self, userData: me)
@@ -339,7 +343,9 @@ final class CurlTransfer: @unchecked Sendable {
                 underlyingCode: Int(result.rawValue)
             ))
         } else {
-            let detail = errorBuffer.flatMap { String(validatingCString: $0) } ?? ""
+            let detail = CurlErrors.detail(
+                errorBuffer.flatMap { String(validatingCString: $0) } ?? "", of: result, socketErrno: socketError?.pointee ?? 0
+            )
             // A refusal by the trust evaluator is the error, not libcurl's generic verification failure.
             ending = .failure(abortError ?? trustHook?.rejection ?? CurlErrors.transportError(for: result, detail: detail))
         }
@@ -363,9 +369,10 @@ final class CurlTransfer: @unchecked Sendable {
         defer {
             easyHandle = nil
             errorBuffer = nil
+            socketError = nil
         }
         var pooled: PooledEasy?
-        if let easyHandle, let errorBuffer {
+        if let easyHandle, let errorBuffer, let socketError {
             let easy = CurlEasy(unsafeRaw: easyHandle)
             easy.set(CURLOPT_HTTPHEADER, pointer: nil)
             if trustHook != nil {
@@ -373,7 +380,7 @@ final class CurlTransfer: @unchecked Sendable {
                 ccurl_easy_setopt_ssl_ctx_function(easy.raw, nil)
                 easy.set(CURLOPT_SSL_CTX_DATA, pointer: nil)
             }
-            pooled = PooledEasy(easy: easy, errorBuffer: errorBuffer)
+            pooled = PooledEasy(easy: easy, errorBuffer: errorBuffer, socketError: socketError)
         }
         headers.free()
         return pooled
