@@ -60,7 +60,8 @@ Routes (GET, or any method; the answers are the same)
                             times, in fields of at most 1,000), N from 0 to 5000 (default 6).
   /transfer-coding?te=T&content=C
                             200 with "transfer coded\\n" * 200 under `Transfer-Encoding: T`, T one of gzip,chunked (the
-                            default), gzip, deflate,chunked, foo,chunked and chunked, the codings applied in order
+                            default), gzip, deflate,chunked, foo,chunked, chunked and chunked,chunked (chunked
+                            twice, which HTTP/1.1 forbids), the codings applied in order
                             (deflate as zlib; foo leaves the bytes unchanged: a coding the client cannot know);
                             without chunked last the body ends with the connection. content=gzip compresses it first
                             and says so in `Content-Encoding`.
@@ -340,7 +341,7 @@ def transfer_coded(body, names):
     return body
 
 
-TRANSFER_CODINGS = ("gzip,chunked", "gzip", "deflate,chunked", "foo,chunked", "chunked")
+TRANSFER_CODINGS = ("gzip,chunked", "gzip", "deflate,chunked", "foo,chunked", "chunked", "chunked,chunked")
 
 
 @route("/transfer-coding")

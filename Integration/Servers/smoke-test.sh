@@ -192,7 +192,17 @@ check "chaos /trickle head under a minimum rate: curl 28" "$(chaos 10 -Y 100 -y 
 check "chaos /trickle head, fast" "$(chaos 5 "$X/trickle?part=head&interval_ms=1&bytes=200")" '200 200 exit 0'
 head -c $((16 << 20)) "$COURIER_FILES_DIR/256m.bin" >"$tmp/16m.bin"
 check "chaos /no-read 16 MiB: curl 28" "$(chaos 2 -H 'Expect:' --data-binary "@$tmp/16m.bin" "$X/no-read")" '000 0 exit 28'
-check "chaos /no-read?answer=413 16 MiB: the 413" "$(chaos 5 -H 'Expect:' --data-binary "@$tmp/16m.bin" "$X/no-read?answer=413")" '413 10 exit 0'
+# curl may be writing when the server's RST comes, and 7.88 then fails the send (55) without reading the 413 that
+# arrived first (once in four runs with a fuzzer beside it): the check asks up to three times.
+no_read_413() {
+    local answer
+    for _ in 1 2 3; do
+        answer="$(chaos 5 -H 'Expect:' --data-binary "@$tmp/16m.bin" "$X/no-read?answer=413")"
+        [ "$answer" = '413 10 exit 0' ] && break
+    done
+    echo "$answer"
+}
+check "chaos /no-read?answer=413 16 MiB: the 413" "$(no_read_413)" '413 10 exit 0'
 check "chaos /compressed reset_at=1000: curl 56" "$(chaos 5 "$X/compressed?encoding=identity&size=64k&reset_at=1000")" '200 1000 exit 56'
 check "chaos /compressed corrupt_at=100: curl 61" "$(chaos 5 --compressed "$X/compressed?encoding=gzip&size=64k&ratio=18&corrupt_at=100")" '200 [0-9]+ exit 61'
 check "chaos /endless part=hints: curl 56" "$(chaos 5 "$X/endless?part=hints")" '103 0 exit 56'
@@ -204,6 +214,7 @@ check "chaos /layers count=5: curl decodes" "$(c --compressed "$X/layers?count=5
 check "chaos /layers count=6: curl 61" "$(chaos 5 --compressed "$X/layers?count=6")" '200 0 exit 61'
 check "chaos /transfer-coding gzip,chunked: curl decodes" "$(c "$X/transfer-coding?te=gzip,chunked" | head -n1)" 'transfer coded'
 check "chaos /transfer-coding foo,chunked: curl 61" "$(chaos 5 "$X/transfer-coding?te=foo,chunked")" '200 0 exit 61'
+check "chaos /transfer-coding chunked,chunked: curl undoes one and keeps the other's framing" "$(c "$X/transfer-coding?te=chunked,chunked" | head -n1 | tr -d '\r')" '3e8'
 # curl 7.88 reuses a connection with bytes waiting, and the next request reads them as its answer; curl 8 refuses
 # such a connection and sends the next request on a new one.
 if curl_8; then next_fails='200 exit 0'; injected='ok'; else next_fails='000 exit 1'; injected='INJECTED'; fi

@@ -227,6 +227,13 @@ struct ContentDecodingTests {
             #expect(error?.code == .decodingFailed)
             #expect(error?.message.contains("Transfer-Encoding") == true)
         }
+        // chunked twice, in one field or two: libcurl undoes one, and the other's framing would stay in the body.
+        for values in [["chunked, chunked"], ["chunked", "Chunked"], ["gzip, chunked", "chunked"]] {
+            var twice = HTTPResponse(status: .ok)
+            for value in values { twice.headerFields.append(HTTPField(name: .transferEncoding, value: value)) }
+            let error = #expect(throws: TransportError.self) { try ContentCoding.codings(of: twice, includingContent: false) }
+            #expect(error?.code == .malformedResponse, "\(values)")
+        }
         var stacked = HTTPResponse(status: .ok)
         stacked.headerFields.append(HTTPField(name: .contentEncoding, value: "gzip, br, zstd"))
         stacked.headerFields.append(HTTPField(name: .transferEncoding, value: "gzip, deflate, gzip, chunked"))

@@ -32,10 +32,12 @@ enum ContentCoding: Sendable, Hashable {
     /// coding is the connection's, not the representation's, so it is undone even when the content codings are
     /// kept (`includingContent` false): `Transfer-Encoding: gzip, chunked` once reached the caller as gzip bytes.
     /// - Throws: ``CourierCore/TransportError`` with `.decodingFailed` for a coding it cannot decode, or for more
-    ///   than ``maximumCount`` codings.
+    ///   than ``maximumCount`` codings; `.malformedResponse` for `chunked` named twice, which RFC 9112 §7.1 forbids
+    ///   and libcurl undoes once, so the body would keep one chunked framing in its bytes.
     static func codings(of head: HTTPResponse, includingContent: Bool = true) throws -> [ContentCoding] {
         var content: [ContentCoding] = []
         var transfer: [ContentCoding] = []
+        var chunked = false
         for field in head.headerFields {
             let isContent = field.name.matches(.contentEncoding)
             guard isContent ? includingContent : field.name.matches(.transferEncoding) else { continue }
@@ -45,7 +47,15 @@ enum ContentCoding: Sendable, Hashable {
                 let coding: ContentCoding
                 switch name {
                 case "", "identity": continue
-                case "chunked" where !isContent: continue
+                case "chunked" where !isContent:
+                    guard !chunked else {
+                        throw TransportError(
+                            .malformedResponse,
+                            message: "the response's Transfer-Encoding \"\(field.value)\" applies chunked more than once, which HTTP/1.1 forbids"
+                        )
+                    }
+                    chunked = true
+                    continue
                 case "gzip", "x-gzip": coding = .gzip
                 case "deflate": coding = .deflate
                 case "br": coding = .brotli
