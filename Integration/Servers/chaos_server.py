@@ -101,6 +101,8 @@ Routes (GET, or any method; the answers are the same)
       te-space-before-colon `Transfer-Encoding : chunked` and `Content-Length: 10`
       plain, list-same, two-same
                             the controls: `Content-Length: 10`; `10, 10`; two fields of `10`
+  /switch-protocols         `101 Switching Protocols` (`Upgrade: websocket`) to a request that asked for no upgrade,
+                            then bytes of another protocol, then the connection is closed.
   /redirect-raw?location=L  302 whose `Location` is L percent-decoded to bytes, as they are: a Latin-1 `%E9` is the
                             one byte E9, not UTF-8 (old servers send such bytes; httpbin percent-encodes them).
   /echo-target...           200 with the request target as the server received it, byte for byte (any path that
@@ -449,6 +451,13 @@ def content_length(sock, method, query_text):
     next_method, target, headers, rest = request
     drain_body(sock, headers, rest)
     dispatch(sock, next_method, target)
+
+
+@route("/switch-protocols")
+def switch_protocols(sock, method, query_text):
+    # To any request: none asked for an upgrade (RFC 9110 section 15.2.2 forbids the switch then).
+    sock.sendall(b"HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\r\n"
+                 b"\x81\x05hello, in another protocol")
 
 
 @route("/extra-bytes-status")

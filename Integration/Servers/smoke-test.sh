@@ -227,6 +227,8 @@ for case in "two-lengths 200 10 exit 0" "hex 200 0 exit 0" "plus 200 5 exit 0" "
     check "chaos /content-length case=${case%% *}: curl frames it as ${case#* }" \
         "$(c -m 2 -o /dev/null -w '%{http_code} %{size_download}' "$X/content-length?case=${case%% *}"; echo " exit $?")" "${case#* }"
 done
+check "chaos /switch-protocols: curl takes what follows the 101 for a body" \
+    "$(c -m 2 -o /dev/null -w '%{http_code} %{size_download}' "$X/switch-protocols"; echo " exit $?")" '101 28 exit 0'
 check "chaos /answer-once close=fin: the next request on the connection is sent again on a new one (curl 7.88: once twice)" \
     "$(c "$X/answer-once" --next -s "$X/answer-once" | tr '\n' ' ')" 'once once '
 check "chaos /answer-once close=reset: the same after an RST" \

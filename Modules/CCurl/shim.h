@@ -75,26 +75,32 @@ static inline CURLcode ccurl_easy_setopt_sockopt_function(CURL *handle,
 
 /// CURLOPT_OPENSOCKETFUNCTION's function: opens the socket as libcurl 7.88 would (`socket(2)` with the address's
 /// family, type and protocol), close-on-exec so that a program's child processes never inherit a connection, and
-/// keeps `socket`'s errno in `*errno_slot` (0 when it opened). libcurl reports a failed `socket` as "Couldn't
-/// connect to server" with no errno (CURLINFO_OS_ERRNO stays 0): the slot is how a transfer tells "too many open
-/// files" from a server that refused it.
-static inline curl_socket_t ccurl_open_socket(void *errno_slot, curlsocktype purpose, struct curl_sockaddr *address) {
+/// counts in `state` (two ints): `state[0]` is the errno of the first `socket` call that failed, `state[1]` how many
+/// opened. libcurl reports a connection that could not open a socket as "Couldn't connect to server" with no errno
+/// (CURLINFO_OS_ERRNO stays 0): the state is how a transfer tells "too many open files" from a server that refused
+/// it, and only when no socket opened at all (libcurl may try an address of each family).
+static inline curl_socket_t ccurl_open_socket(void *state, curlsocktype purpose, struct curl_sockaddr *address) {
     (void)purpose;
     curl_socket_t opened = socket(address->family, address->socktype | SOCK_CLOEXEC, address->protocol);
-    if (errno_slot != NULL) {
-        *(int *)errno_slot = opened == CURL_SOCKET_BAD ? errno : 0;
+    int *counts = (int *)state;
+    if (counts != NULL) {
+        if (opened != CURL_SOCKET_BAD) {
+            counts[1] += 1;
+        } else if (counts[0] == 0) {
+            counts[0] = errno;
+        }
     }
     return opened;
 }
 
-/// Has `handle` open its sockets with `ccurl_open_socket`, keeping the errno of the last `socket` call in
-/// `*errno_slot`, which must live as long as the handle.
-static inline CURLcode ccurl_easy_setopt_open_socket(CURL *handle, int *errno_slot) {
+/// Has `handle` open its sockets with `ccurl_open_socket`, counting in `state` (two ints), which must live as long
+/// as the handle.
+static inline CURLcode ccurl_easy_setopt_open_socket(CURL *handle, int *state) {
     CURLcode result = curl_easy_setopt(handle, CURLOPT_OPENSOCKETFUNCTION, ccurl_open_socket);
     if (result != CURLE_OK) {
         return result;
     }
-    return curl_easy_setopt(handle, CURLOPT_OPENSOCKETDATA, (void *)errno_slot);
+    return curl_easy_setopt(handle, CURLOPT_OPENSOCKETDATA, (void *)state);
 }
 
 /// CURLOPT_CLOSESOCKETFUNCTION: closes a socket of libcurl's in its place (the function must close it).

@@ -285,13 +285,15 @@ struct HeadTemplateTests {
         expectAsPlain(joined, fields, "joined")
     }
 
-    /// A template answers the `Content-Length` check once for the heads that repeat it, as the check answers it.
-    @Test func aTemplateKnowsWhetherItsLengthFramesABody() {
-        for (values, expected) in [([String](), true), (["10"], true), (["10, 10"], true), (["0x5"], false), (["5", "10"], false)] {
+    /// A head that repeats a template is taken without the `Content-Length` check, so only a head that frames its body
+    /// (``ContentLengthCheck``) makes one, and the template announces its count.
+    @Test func onlyAHeadThatFramesItsBodyMakesATemplate() {
+        for (values, status, expected) in [([String](), 200, .some(Int64?.none)), (["10"], 200, 10), (["10, 10"], 200, 10),
+                                           (["0x5"], 200, nil), (["5", "10"], 200, nil), ([], 101, nil)] as [([String], Int, Int64??)] {
             var fields = HTTPFields()
             for value in values { fields.append(HTTPField(name: .contentLength, value: value)) }
-            let template = HeadTemplate(head: HTTPResponse(status: .ok, headerFields: fields), version: "HTTP/1.1")
-            #expect(template.hasCountOrNone == expected, "\(values)")
+            let template = HeadTemplate(head: HTTPResponse(status: .init(code: status), headerFields: fields), version: "HTTP/1.1")
+            #expect(template.map { $0.contentLength } == expected, "\(values), \(status)")
         }
     }
 }

@@ -54,7 +54,7 @@ struct DescriptorTests {
         } catch {
             let transportError = error.underlyingError as? TransportError
             #expect(transportError?.code == .cannotConnect, "\(error)")
-            #expect(transportError?.message.contains("cannot open a socket: Too many open files") == true, "\(error)")
+            #expect(transportError?.message.contains("cannot open a socket: \(String(cString: strerror(EMFILE)))") == true, "\(error)")
         }
         for descriptor in held { close(descriptor) }
         let again = try await httpbin.data(for: try httpbin.makeRequest(.get, "get"))

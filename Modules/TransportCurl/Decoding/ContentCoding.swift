@@ -32,15 +32,18 @@ enum ContentCoding: Sendable, Hashable {
     /// coding is the connection's, not the representation's, so it is undone even when the content codings are
     /// kept (`includingContent` false): `Transfer-Encoding: gzip, chunked` once reached the caller as gzip bytes.
     /// - Throws: ``CourierCore/TransportError`` with `.decodingFailed` for a coding it cannot decode, or for more
-    ///   than ``maximumCount`` codings; `.malformedResponse` for `chunked` named twice, which RFC 9112 §7.1 forbids
-    ///   and libcurl undoes once, so the body would keep one chunked framing in its bytes.
+    ///   than ``maximumCount`` codings; `.malformedResponse` for `chunked` named twice in one field, which RFC 9112
+    ///   §7.1 forbids and libcurl undoes once, so the body would keep one chunked framing in its bytes.
     static func codings(of head: HTTPResponse, includingContent: Bool = true) throws -> [ContentCoding] {
         var content: [ContentCoding] = []
         var transfer: [ContentCoding] = []
-        var chunked = false
+
         for field in head.headerFields {
             let isContent = field.name.matches(.contentEncoding)
             guard isContent ? includingContent : field.name.matches(.transferEncoding) else { continue }
+            // Within one field: two fields of `chunked` are a header copied twice (an application repeating its
+            // upstream's), with the body chunked once, as libcurl and browsers take it.
+            var chunked = false
             for token in field.value.split(separator: ",") {
                 // A transfer coding may carry parameters (RFC 9112 §7); none of those named here has any.
                 let name = (isContent ? token : token.prefix { $0 != ";" }).trimmingOptionalWhitespace().lowercased()

@@ -47,14 +47,13 @@ struct CurlEasy {
     func cleanup() { curl_easy_cleanup(raw) }
 }
 
-/// An easy handle of the loop's pool with the buffer libcurl writes its error messages into, and the slot its sockets
-/// are opened with (`ccurl_open_socket`: the errno of the last `socket` call). Both live as long as the handle (set
-/// once), so a request allocates none; libcurl empties the buffer before each transfer, and a transfer clears both
-/// when it takes the handle.
+/// An easy handle of the loop's pool with the buffer libcurl writes its error messages into, and the counts its sockets
+/// are opened with (``SocketOpenings``). Both live as long as the handle (set once), so a request allocates none;
+/// libcurl empties the buffer before each transfer, and a transfer clears both when it takes the handle.
 struct PooledEasy {
     let easy: CurlEasy
     let errorBuffer: UnsafeMutablePointer<CChar>
-    let socketError: UnsafeMutablePointer<Int32>
+    let socketOpenings: SocketOpenings
 
     /// A new handle with the transport's fixed options, or nil when libcurl cannot make one. `loop` is the
     /// ``CurlMultiLoop`` the handle serves, unretained: it outlives its handles and their connections.
@@ -63,20 +62,43 @@ struct PooledEasy {
         let size = Int(ccurl_error_size) + 1
         let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: size)
         errorBuffer.initialize(repeating: 0, count: size)
-        let socketError = UnsafeMutablePointer<Int32>.allocate(capacity: 1)
-        socketError.initialize(to: 0)
+        let socketOpenings = SocketOpenings()
         CurlOptions.configureHandle(easy, options: options, loop: loop)
         easy.set(CURLOPT_ERRORBUFFER, pointer: UnsafeMutableRawPointer(errorBuffer))
-        ccurl_easy_setopt_open_socket(easy.raw, socketError)
-        return PooledEasy(easy: easy, errorBuffer: errorBuffer, socketError: socketError)
+        ccurl_easy_setopt_open_socket(easy.raw, socketOpenings.counts)
+        return PooledEasy(easy: easy, errorBuffer: errorBuffer, socketOpenings: socketOpenings)
     }
 
-    /// Frees the handle, then its buffer and slot (in that order: curl may write to them until cleanup).
+    /// Frees the handle, then its buffer and counts (in that order: curl may write to them until cleanup).
     func cleanup() {
         easy.cleanup()
         errorBuffer.deallocate()
-        socketError.deallocate()
+        socketOpenings.deallocate()
     }
+}
+
+/// What a handle's `socket(2)` calls did during its transfer (`ccurl_open_socket` counts them): libcurl reports a
+/// connection that could not open a socket as "Couldn't connect to server", as for a server that refused, with no
+/// errno. Two ints of the handle's, written by the function on the loop thread, inside libcurl.
+struct SocketOpenings {
+    /// The errno of the first `socket` call that failed, then how many opened.
+    let counts: UnsafeMutablePointer<Int32>
+
+    init() {
+        counts = UnsafeMutablePointer<Int32>.allocate(capacity: 2)
+        counts.initialize(repeating: 0, count: 2)
+    }
+
+    /// For a new transfer.
+    func reset() {
+        counts[0] = 0
+        counts[1] = 0
+    }
+
+    /// Why no socket could be opened, when none could: the first failure's errno; 0 when one opened or none was tried.
+    var failure: Int32 { counts[1] == 0 ? counts[0] : 0 }
+
+    func deallocate() { counts.deallocate() }
 }
 
 /// A `curl_slist` of header lines, freed by its owner; it may end with a shared line it does not own

@@ -11,21 +11,42 @@ import HTTPTypes
 /// Pure, so it is tested without a socket. A list of equal counts (`10, 10`, or two fields of `10`) is one count, as
 /// RFC 9110 section 8.6 allows, because a proxy that joins fields makes it.
 enum ContentLengthCheck {
-    /// Why `head`'s `Content-Length` cannot frame its body, or nil when it can or the body needs no length: the
-    /// answer to a HEAD, a 204 or a 304 has no body whatever its fields say (RFC 9112 section 6.3, rule 1), and a
-    /// `Transfer-Encoding` frames the body in its place (rule 3).
-    static func problem(in head: HTTPResponse, method: HTTPRequest.Method) -> String? {
-        let code = head.status.code
-        guard method != .head, code != 204, code != 304 else { return nil }
-        return problem(in: head.headerFields)
+    /// What a head's fields say of its body's length.
+    enum Reading: Equatable {
+        /// No `Content-Length`, or a `Transfer-Encoding`, which frames the body in its place (rule 3) and which libcurl
+        /// then frames by, whatever the length says.
+        case none
+        /// One count of bytes.
+        case count(Int64)
+        /// Why the fields give no one count.
+        case problem(String)
+
+        /// The count, if there is one.
+        var count: Int64? {
+            if case .count(let count) = self { return count }
+            return nil
+        }
     }
 
-    /// Why `fields` do not give one count, or nil when they give one or none, or hold a `Transfer-Encoding`.
-    static func problem(in fields: HTTPFields) -> String? {
+    /// Why `head` cannot be read as an HTTP response with a body framed as its fields say, or nil when it can: a
+    /// switch of protocols nobody asked for (Courier sends no `Upgrade`, so every 101 is one, and what follows it is
+    /// not HTTP), or a `Content-Length` that cannot frame a body. The answer to a HEAD, a 204 or a 304 has no body
+    /// whatever its fields say (RFC 9112 section 6.3, rule 1), and `reading` is `read(head.headerFields)`.
+    static func problem(in head: HTTPResponse, method: HTTPRequest.Method, reading: Reading) -> String? {
+        let code = head.status.code
+        if code == 101 {
+            return "the server switched protocols (101 Switching Protocols), which the request did not ask for"
+        }
+        guard method != .head, code != 204, code != 304, case .problem(let problem) = reading else { return nil }
+        return problem
+    }
+
+    /// What `fields` say of the body's length.
+    static func read(_ fields: HTTPFields) -> Reading {
         var count: Int64?
         var problem: String?
         for field in fields {
-            if field.name.matches(.transferEncoding) { return nil }
+            if field.name.matches(.transferEncoding) { return .none }
             guard problem == nil, field.name.matches(.contentLength) else { continue }
             problem = field.withUnsafeBytesOfValue { value in
                 // The comma-separated counts of the value, walked in place (no array of pieces per response).
@@ -45,7 +66,8 @@ enum ContentLengthCheck {
                 return nil
             }
         }
-        return problem
+        if let problem { return .problem(problem) }
+        return count.map(Reading.count) ?? .none
     }
 
     /// `1*DIGIT` between optional spaces and tabs, as a count that fits in 63 bits, or nil.

@@ -17,7 +17,8 @@ enum CurlErrors {
 
     /// curl's message, with why a socket could not be opened when that is why a connection failed: libcurl 7.88
     /// reports a failed `socket(2)` (a process out of file descriptors, the system out of buffers) as "Couldn't connect
-    /// to server", as for a server that refused, and keeps no errno; `socketErrno` is `socket`'s own (0: it opened).
+    /// to server", as for a server that refused, and keeps no errno; `socketErrno` is `socket`'s own when no socket
+    /// opened (``SocketOpenings/failure``), else 0.
     static func detail(_ detail: String, of code: CURLcode, socketErrno: Int32) -> String {
         guard code == CURLE_COULDNT_CONNECT, socketErrno != 0 else { return detail }
         return detail + ": cannot open a socket: \(String(cString: strerror(socketErrno)))"

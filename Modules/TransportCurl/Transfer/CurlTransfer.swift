@@ -101,8 +101,8 @@ final class CurlTransfer: @unchecked Sendable {
     private var ending: Result<Void, any Error>?
     /// curl writes its detailed error message here: the buffer of the pooled handle, taken with it.
     private var errorBuffer: UnsafeMutablePointer<CChar>?
-    /// The errno of the handle's last `socket` call, 0 when it opened (``PooledEasy``), taken with the handle.
-    private var socketError: UnsafeMutablePointer<Int32>?
+    /// What the handle's `socket` calls did (``SocketOpenings``), taken with the handle.
+    private var socketOpenings: SocketOpenings?
     /// Set in `init`, before the transfer is shared; cancelled when the transfer ends (`finishOnce`), which
     /// lets go of the control's reference to this transfer.
     private var observation: TransferControl.Observation?
@@ -221,8 +221,8 @@ final class CurlTransfer: @unchecked Sendable {
         easyHandle = easy.raw
         errorBuffer = pooled.errorBuffer
         pooled.errorBuffer[0] = 0   // no message left from the handle's previous transfer
-        socketError = pooled.socketError
-        pooled.socketError.pointee = 0
+        socketOpenings = pooled.socketOpenings
+        pooled.socketOpenings.reset()
         // Unretained: the loop's `active` table keeps the transfer alive while curl holds this.
         let me = Unmanaged.passUnretained(self).toOpaque()
         CurlOptions.configureRequest(easy, for: self, userData: me)
@@ -344,7 +344,7 @@ final class CurlTransfer: @unchecked Sendable {
             ))
         } else {
             let detail = CurlErrors.detail(
-                errorBuffer.flatMap { String(validatingCString: $0) } ?? "", of: result, socketErrno: socketError?.pointee ?? 0
+                errorBuffer.flatMap { String(validatingCString: $0) } ?? "", of: result, socketErrno: socketOpenings?.failure ?? 0
             )
             // A refusal by the trust evaluator is the error, not libcurl's generic verification failure.
             ending = .failure(abortError ?? trustHook?.rejection ?? CurlErrors.transportError(for: result, detail: detail))
@@ -369,10 +369,10 @@ final class CurlTransfer: @unchecked Sendable {
         defer {
             easyHandle = nil
             errorBuffer = nil
-            socketError = nil
+            socketOpenings = nil
         }
         var pooled: PooledEasy?
-        if let easyHandle, let errorBuffer, let socketError {
+        if let easyHandle, let errorBuffer, let socketOpenings {
             let easy = CurlEasy(unsafeRaw: easyHandle)
             easy.set(CURLOPT_HTTPHEADER, pointer: nil)
             if trustHook != nil {
@@ -380,7 +380,7 @@ final class CurlTransfer: @unchecked Sendable {
                 ccurl_easy_setopt_ssl_ctx_function(easy.raw, nil)
                 easy.set(CURLOPT_SSL_CTX_DATA, pointer: nil)
             }
-            pooled = PooledEasy(easy: easy, errorBuffer: errorBuffer, socketError: socketError)
+            pooled = PooledEasy(easy: easy, errorBuffer: errorBuffer, socketOpenings: socketOpenings)
         }
         headers.free()
         return pooled
@@ -447,13 +447,9 @@ final class CurlTransfer: @unchecked Sendable {
     }
 
     private func deliverHead(_ head: HTTPResponse) {
-        // A head that repeated the loop's template whole: its length and codings were read once, for the template.
+        // A head that repeated the loop's template whole: its length (`onHeaderLine`) and codings were read once, for
+        // the template.
         let template = parser.repeatedTemplate
-        if let template {
-            announcedLength = template.contentLength
-        } else {
-            announcedLength = head.headerFields.contentLength
-        }
         context.responseHeadReceived(head, contentLength: announcedLength)
         // Everything this pass learned is reported before the caller resumes, so a caller that
         // finishes at once (the body may be complete) never sees stale progress or metrics.
@@ -579,11 +575,18 @@ final class CurlTransfer: @unchecked Sendable {
         case .needMore:
             return true
         case .head(let parsed):
-            // Before libcurl reads a byte of the body by a length the server did not give (it would frame one).
-            let repeated = parser.repeatedTemplate
-            if repeated?.hasCountOrNone != true, let problem = ContentLengthCheck.problem(in: parsed, method: request.method) {
-                abortError = TransportError(.malformedResponse, message: problem)
-                return false
+            if let template = parser.repeatedTemplate {
+                // Read once, for the template, which frames its body (``HeadTemplate``).
+                announcedLength = template.contentLength
+            } else {
+                // Refused before libcurl reads a byte of the body by a length the server did not give (it would
+                // frame one) or after a switch to another protocol.
+                let reading = ContentLengthCheck.read(parsed.headerFields)
+                if let problem = ContentLengthCheck.problem(in: parsed, method: request.method, reading: reading) {
+                    abortError = TransportError(.malformedResponse, message: problem)
+                    return false
+                }
+                announcedLength = reading.count
             }
             head = parsed
             loop.markDirty(self)

@@ -31,23 +31,24 @@ final class HeadTemplate {
     /// The status line's version, e.g. `HTTP/1.1` (``ResponseHeadParser/version``).
     let version: String
     /// What ``CurlTransfer`` reads from every head it hands over, read once here for the heads that repeat this one:
-    /// the announced length (`Content-Length`) and how the body is to be decoded (``ContentCoding/decoding(_:)``).
+    /// the announced length (``ContentLengthCheck``) and how the body is to be decoded (``ContentCoding/decoding(_:)``).
     let contentLength: Int64?
     let decoding: Result<[ContentCoding], any Error>?
-    /// Whether the head's `Content-Length` fields give one count or none (``ContentLengthCheck``), so a head that
-    /// repeats this one needs no check; one that does not is checked again for each request's method.
-    let hasCountOrNone: Bool
     /// The lines, each followed by LF; the last is the empty line that ends the head.
     private let lines: [UInt8]
 
     private static let lineFeed: UInt8 = 0x0A
 
-    init(head: HTTPResponse, version: String) {
+    /// The template of `head`, or nil for a head that cannot frame a body as its fields say (a switch of protocols, a
+    /// `Content-Length` that is no one count: ``ContentLengthCheck``), which a transfer refuses: a head that repeats a
+    /// template is taken without a check.
+    init?(head: HTTPResponse, version: String) {
+        let reading = ContentLengthCheck.read(head.headerFields)
+        guard ContentLengthCheck.problem(in: head, method: .get, reading: reading) == nil else { return nil }
         self.head = head
         self.version = version
-        contentLength = head.headerFields.contentLength
+        contentLength = reading.count
         decoding = ContentCoding.decoding(head)
-        hasCountOrNone = ContentLengthCheck.problem(in: head.headerFields) == nil
         var lines: [UInt8] = []
         lines.reserveCapacity(256)
         lines.append(contentsOf: version.utf8)
