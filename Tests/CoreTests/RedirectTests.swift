@@ -190,6 +190,22 @@ struct RedirectTests {
         }
     }
 
+    /// A redirect to another scheme says so, rather than that its URL is invalid; a broken URL says that.
+    @Test func aLocationOfAnotherSchemeIsNamed() {
+        let cases: [(String, String)] = [
+            ("file:///etc/passwd", "has the scheme file:, and only http and https redirects are followed"),
+            ("FTP://host/x", "has the scheme ftp:"),
+            ("javascript:alert(1)", "has the scheme javascript:"),
+            ("http:///x", "is not a valid URL"),
+            ("/a:b", "is not a valid URL"),
+            ("1abc:x", "is not a valid URL"),
+        ]
+        for (location, text) in cases {
+            let error = RedirectError(reason: .invalidLocation, history: [], location: location)
+            #expect(error.description.contains(text), "\(location): \(error.description)")
+        }
+    }
+
     @Test func codesThatAreNotRedirectsAreReturned() async throws {
         for code in [300, 304, 305] {
             let transport = redirecting(code)

@@ -148,3 +148,39 @@ struct CurlErrorsTests {
         #expect(CurlMetrics.httpVersion(0) == nil)
     }
 }
+
+/// The counts a handle's sockets are opened with (`ccurl_open_socket`): the first failure's errno is kept, and named only
+/// when no socket opened, since libcurl may try an address of each family (IPv6, then IPv4) for one connection.
+@Suite("Socket openings")
+struct SocketOpeningsTests {
+    /// Opens a socket of `family` through the shim, as libcurl would call it; closes what opened.
+    func open(_ family: Int32, _ openings: SocketOpenings) {
+        var address = curl_sockaddr()
+        address.family = family
+        address.socktype = Int32(SOCK_STREAM.rawValue)
+        address.protocol = 0
+        let socket = ccurl_open_socket(openings.counts, CURLSOCKTYPE_IPCXN, &address)
+        if socket >= 0 {
+            #expect(fcntl(socket, F_GETFD) & FD_CLOEXEC != 0, "a socket that a started program would inherit")
+            close(socket)
+        }
+    }
+
+    @Test func aFailureIsNamedOnlyWhenNoSocketOpened() {
+        let openings = SocketOpenings()
+        defer { openings.deallocate() }
+        #expect(openings.failure == 0)
+        open(-1, openings)   // no such family: EAFNOSUPPORT
+        #expect(openings.failure == EAFNOSUPPORT)
+        open(AF_INET, openings)
+        #expect(openings.failure == 0, "a socket opened, so the connection's failure is not the socket's")
+        openings.reset()
+        open(AF_INET, openings)
+        open(-1, openings)
+        #expect(openings.failure == 0)
+        openings.reset()
+        open(-1, openings)
+        open(-2, openings)
+        #expect(openings.failure == EAFNOSUPPORT, "the first failure is kept")
+    }
+}

@@ -9,7 +9,8 @@ public struct RedirectError: Error, Sendable, CustomStringConvertible {
         public static let tooManyRedirects = Reason(name: "too many redirects")
         /// A 307/308 must re-send the body, but the body can be read only once.
         public static let bodyNotReplayable = Reason(name: "body not replayable")
-        /// The `Location` header is not a valid URL.
+        /// The `Location` header is not a valid URL, or not one of http or https (a redirect to `file:` or `ftp:` is
+        /// never followed).
         public static let invalidLocation = Reason(name: "invalid Location")
         /// The reason's name.
         public var description: String { name }
@@ -41,7 +42,23 @@ public struct RedirectError: Error, Sendable, CustomStringConvertible {
             let code = history.last.map { String($0.response.status.code) } ?? "307/308"
             return "a \(code) redirect must re-send the request body, but the body can be read only once; send a replayable body to follow it"
         default:
-            return "the redirect's Location header is not a valid URL: \(location ?? "(missing)")"
+            guard let location else { return "the redirect has no Location header" }
+            if let scheme = Self.otherScheme(of: location) {
+                return "the redirect's Location has the scheme \(scheme):, and only http and https redirects are followed: \(location)"
+            }
+            return "the redirect's Location header is not a valid URL: \(location)"
         }
+    }
+
+    /// The scheme `location` begins with (RFC 3986: a letter, then letters, digits, `+`, `-` or `.`, then a colon),
+    /// when it is neither http nor https; nil for a relative reference.
+    static func otherScheme(of location: String) -> String? {
+        guard let colon = location.firstIndex(of: ":") else { return nil }
+        let scheme = location[..<colon]
+        guard let first = scheme.unicodeScalars.first, first.isASCII, first.properties.isAlphabetic,
+              scheme.unicodeScalars.allSatisfy({ $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "+-.".unicodeScalars.contains($0)) })
+        else { return nil }
+        let lowercased = scheme.lowercased()
+        return lowercased == "http" || lowercased == "https" ? nil : lowercased
     }
 }
