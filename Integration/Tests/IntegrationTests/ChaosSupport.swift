@@ -82,20 +82,8 @@ enum SocketCensus {
 
     /// Every TCP socket this process has a descriptor for.
     static func entries() -> [Entry] {
-        let inodes = socketInodes()
-        var found: [Entry] = []
-        for table in ["/proc/self/net/tcp", "/proc/self/net/tcp6"] {
-            guard let text = readWhole(table) else { continue }
-            for line in text.split(separator: "\n").dropFirst() {
-                let fields = line.split(separator: " ")
-                guard fields.count > 9, let inode = Int(fields[9]), inode != 0, inodes.contains(inode),
-                      let local = port(of: fields[1]), let remote = port(of: fields[2]),
-                      let state = Int(fields[3], radix: 16)
-                else { continue }
-                found.append(Entry(localPort: local, remotePort: remote, state: state))
-            }
-        }
-        return found
+        let descriptors = socketDescriptors()
+        return rows().filter { descriptors[$0.inode] != nil }.map(\.entry)
     }
 
     /// The sockets that lead to one of `remotePorts`, or to `clients.server` from one of `clients.all`.
@@ -115,21 +103,9 @@ enum SocketCensus {
     /// `flags` line of `/proc/self/fdinfo`, octal, `O_CLOEXEC` 02000000): one that is not passes to every program
     /// the process starts.
     static func closeOnExec(remotePort: Int) -> [Bool] {
-        var inodes: Set<Int> = []
-        for table in ["/proc/self/net/tcp", "/proc/self/net/tcp6"] {
-            guard let text = readWhole(table) else { continue }
-            for line in text.split(separator: "\n").dropFirst() {
-                let fields = line.split(separator: " ")
-                guard fields.count > 9, let inode = Int(fields[9]), port(of: fields[2]) == remotePort else { continue }
-                inodes.insert(inode)
-            }
-        }
-        let directory = "/proc/self/fd"
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return [] }
-        return names.compactMap { name in
-            guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: "\(directory)/\(name)"),
-                  target.hasPrefix("socket:["), let inode = Int(target.dropFirst("socket:[".count).dropLast()),
-                  inodes.contains(inode), let info = readWhole("/proc/self/fdinfo/\(name)"),
+        let descriptors = socketDescriptors()
+        return rows().filter { $0.entry.remotePort == remotePort }.compactMap { row in
+            guard let name = descriptors[row.inode], let info = readWhole("/proc/self/fdinfo/\(name)"),
                   let line = info.split(separator: "\n").first(where: { $0.hasPrefix("flags:") }),
                   let flags = Int(line.dropFirst("flags:".count).trimmingCharacters(in: .whitespaces), radix: 8)
             else { return nil }
@@ -137,19 +113,37 @@ enum SocketCensus {
         }
     }
 
-    private static func socketInodes() -> Set<Int> {
+    /// The kernel's TCP sockets (`/proc/self/net/tcp` and `tcp6`), with their inodes: the process's own and others'.
+    private static func rows() -> [(inode: Int, entry: Entry)] {
+        var found: [(inode: Int, entry: Entry)] = []
+        for table in ["/proc/self/net/tcp", "/proc/self/net/tcp6"] {
+            guard let text = readWhole(table) else { continue }
+            for line in text.split(separator: "\n").dropFirst() {
+                let fields = line.split(separator: " ")
+                guard fields.count > 9, let inode = Int(fields[9]), inode != 0,
+                      let local = port(of: fields[1]), let remote = port(of: fields[2]),
+                      let state = Int(fields[3], radix: 16)
+                else { continue }
+                found.append((inode, Entry(localPort: local, remotePort: remote, state: state)))
+            }
+        }
+        return found
+    }
+
+    /// This process's socket descriptors: each socket's inode and the descriptor's name in `/proc/self/fd`.
+    private static func socketDescriptors() -> [Int: String] {
         let directory = "/proc/self/fd"
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return [] }
-        var inodes: Set<Int> = []
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return [:] }
+        var descriptors: [Int: String] = [:]
         for name in names {
             // A descriptor closed between the listing and this read is simply skipped.
             guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: "\(directory)/\(name)"),
                   target.hasPrefix("socket:["), target.hasSuffix("]"),
                   let inode = Int(target.dropFirst("socket:[".count).dropLast())
             else { continue }
-            inodes.insert(inode)
+            descriptors[inode] = name
         }
-        return inodes
+        return descriptors
     }
 
     /// A /proc file, read to its end: it reports a size of 0, and Foundation's `String(contentsOfFile:)`

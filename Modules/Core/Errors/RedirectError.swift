@@ -1,3 +1,4 @@
+import FoundationEssentials
 import HTTPTypes
 
 /// The redirect stage could not follow a redirect.
@@ -43,22 +44,11 @@ public struct RedirectError: Error, Sendable, CustomStringConvertible {
             return "a \(code) redirect must re-send the request body, but the body can be read only once; send a replayable body to follow it"
         default:
             guard let location else { return "the redirect has no Location header" }
-            if let scheme = Self.otherScheme(of: location) {
+            // Read as the redirect stage reads it: a URL of another scheme is valid, and refused for its scheme.
+            if let scheme = URL(string: location)?.scheme?.lowercased(), scheme != "http", scheme != "https" {
                 return "the redirect's Location has the scheme \(scheme):, and only http and https redirects are followed: \(location)"
             }
             return "the redirect's Location header is not a valid URL: \(location)"
         }
-    }
-
-    /// The scheme `location` begins with (RFC 3986: a letter, then letters, digits, `+`, `-` or `.`, then a colon),
-    /// when it is neither http nor https; nil for a relative reference.
-    static func otherScheme(of location: String) -> String? {
-        guard let colon = location.firstIndex(of: ":") else { return nil }
-        let scheme = location[..<colon]
-        guard let first = scheme.unicodeScalars.first, first.isASCII, first.properties.isAlphabetic,
-              scheme.unicodeScalars.allSatisfy({ $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "+-.".unicodeScalars.contains($0)) })
-        else { return nil }
-        let lowercased = scheme.lowercased()
-        return lowercased == "http" || lowercased == "https" ? nil : lowercased
     }
 }
