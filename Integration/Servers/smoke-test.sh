@@ -246,6 +246,17 @@ check "tls-chaos /health over HTTP/2" "$(c --cacert "$COURIER_CA_FILE" -o /dev/n
 check "tls-chaos over HTTP/1.1: 505" "$(c --http1.1 --cacert "$COURIER_CA_FILE" -o /dev/null -w '%{http_code}' "$Y/health")" 505
 check "tls-chaos /extra-bytes kind=response over HTTP/1.1: the next request's answer (curl 7.88: the injected one)" \
     "$(c --http1.1 --cacert "$COURIER_CA_FILE" --rate 4/s "$Y/extra-bytes?kind=response" -o /dev/null --next -s --http1.1 --cacert "$COURIER_CA_FILE" "$Y/extra-bytes-status?token=none")" "$(curl_8 && echo waiting || echo INJECTED)"
+h1tls() { c --http1.1 -m 5 --cacert "$COURIER_CA_FILE" -o /dev/null -w '%{http_code} %{size_download}' "$@" 2>/dev/null; echo " exit $?"; }
+for end in bare notify; do
+    check "tls-chaos /tls-close end=$end: curl 7.88 takes the body as whole" "$(h1tls "$Y/tls-close?end=$end&size=1000")" '200 1000 exit 0'
+    check "tls-chaos /tls-close framing=te-gzip end=$end: curl 7.88 takes the (undecoded) body as whole" \
+        "$(h1tls "$Y/tls-close?framing=te-gzip&end=$end&size=1000" | sed 's/ [0-9]* / N /')" '200 N exit 0'
+done
+check "tls-chaos /tls-close end=reset: curl 56" "$(h1tls "$Y/tls-close?end=reset&size=1000" | sed 's/.* exit/exit/')" 'exit 56'
+check "tls-chaos /tls-close framing=length end=bare" "$(h1tls "$Y/tls-close?framing=length&end=bare&size=1000")" '200 1000 exit 0'
+check "tls-chaos /tls-close framing=chunked end=bare" "$(h1tls "$Y/tls-close?framing=chunked&end=bare&size=1000")" '200 1000 exit 0'
+check "tls-chaos /tls-close framing=no-content end=bare" "$(h1tls "$Y/tls-close?framing=no-content&end=bare")" '204 0 exit 0'
+check "tls-chaos /tls-close version=1.0: an HTTP/1.0 status line (curl says 1)" "$(c --http1.1 --cacert "$COURIER_CA_FILE" -s -o /dev/null -w '%{http_version}' "$Y/tls-close?version=1.0&end=notify")" '1'
 check "tls-chaos /data is the pattern" "$(c --cacert "$COURIER_CA_FILE" "$Y/data?size=502&seed=3" | sha256sum | cut -c1-64)" \
     "$(python3 -c 'import sys; sys.stdout.buffer.write(bytes((i + 3) % 251 for i in range(502)))' | sha256sum | cut -c1-64)"
 for code in INTERNAL_ERROR CANCEL PROTOCOL_ERROR; do

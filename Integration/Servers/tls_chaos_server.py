@@ -6,7 +6,7 @@ the chaos tests (Integration/Tests/IntegrationTests/ChaosTests.swift).
 HTTP/2 is served over TLS only (chain.pem and leaf.key, trusted through root.pem), never as h2c: libcurl 7.88
 cannot reuse an h2c prior-knowledge connection (Integration/Servers/README.md, "Surprises"). A client that does
 not offer h2 by ALPN gets an HTTP/1.1 `505 HTTP Version Not Supported`, but for the chaos server's /extra-bytes
-and /extra-bytes-status (chaos_server.py), served here over TLS as there in cleartext. Connections stay open between requests;
+and /extra-bytes-status (chaos_server.py), served here over TLS as there in cleartext, and /tls-close. Connections stay open between requests;
 requests on one connection are answered one after the other, in the order they complete.
 
 HTTP/2 routes (GET; the query parameters are optional)
@@ -72,12 +72,31 @@ HTTP/2 routes (GET; the query parameters are optional)
                             120 s): only the client's connect timeout ends it
   anything else             404 with a plain-text list of the routes; a bad parameter: 400.
 
+HTTP/1.1 routes (a client that does not offer h2 by ALPN)
+  /extra-bytes, /extra-bytes-status
+                            the chaos server's (chaos_server.py), over TLS.
+  /tls-close?framing=F&end=E&size=N&version=V&seed=S
+                            One answer of N bytes (default 65536, the body as /data's), `Connection: close`, framed
+                            as F says, then the connection ended as E says:
+      framing=close         neither Content-Length nor Transfer-Encoding: the body ends with the connection (the
+                            default)
+      framing=length        Content-Length: N
+      framing=chunked       Transfer-Encoding: chunked, with its last chunk
+      framing=te-gzip       Transfer-Encoding: gzip, the body compressed: it, too, ends with the connection
+      framing=no-content    a 204 without a body
+      end=bare              the TCP connection closed (FIN) without TLS's close_notify, as an attacker on the path
+                            could end it (the default)
+      end=notify            close_notify first (waiting at most 1 s for the client's), then FIN
+      end=reset             a TCP RST, without close_notify
+                            version=1.0 sends an HTTP/1.0 status line. A HEAD gets the head alone.
+
 What curl 7.88 (the command-line tool) reports for each is in Integration/Servers/README.md.
 
 Usage: tls_chaos_server.py --port PORT --cert CHAIN.pem --key KEY.pem [--pid-file FILE]
 It listens on 127.0.0.1 only and exits on SIGTERM or SIGINT.
 """
 
+import gzip
 import socketserver
 import ssl
 import struct
@@ -549,7 +568,43 @@ def answer_http1(tls):
         tls.sendall(loopback_server.plain_response("400 Bad Request", ("%s\n" % error).encode()))
 
 
-HTTP1_ROUTES = {"/extra-bytes": chaos_server.extra_bytes, "/extra-bytes-status": chaos_server.extra_bytes_status}
+def tls_close(tls, method, query_text):
+    """/tls-close: one HTTP/1 answer framed as `framing` says, then the connection ended as `end` says."""
+    query = loopback_server.Query(query_text)
+    framing = query.choice("framing", "close", ("close", "length", "chunked", "te-gzip", "no-content"))
+    end = query.choice("end", "bare", ("notify", "bare", "reset"))
+    version = query.choice("version", "1.1", ("1.0", "1.1"))
+    size = query.integer("size", 65536, 0, 64 * 1024 * 1024)
+    seed = query.integer("seed", 0, 0, 250)
+    body = bytes((i + seed) % 251 for i in range(size))
+    status, fields = "200 OK", [("Content-Type", "application/octet-stream")]
+    if framing == "length":
+        fields.append(("Content-Length", str(size)))
+    elif framing == "chunked":
+        fields.append(("Transfer-Encoding", "chunked"))
+        body = (b"%x\r\n" % size + body + b"\r\n" if size else b"") + b"0\r\n\r\n"
+    elif framing == "te-gzip":
+        fields.append(("Transfer-Encoding", "gzip"))
+        body = gzip.compress(body)
+    elif framing == "no-content":
+        status, body = "204 No Content", b""
+    head = loopback_server.head_bytes(status, fields + [("Connection", "close")])
+    if version == "1.0":
+        head = b"HTTP/1.0" + head[len(b"HTTP/1.1"):]
+    tls.sendall(head + (body if method != "HEAD" else b""))
+    if end == "notify":
+        try:
+            tls.settimeout(1.0)
+            tls.unwrap().close()
+        except (OSError, ValueError):
+            pass
+    elif end == "reset":
+        loopback_server.close_with_reset(tls)
+    # bare: the handler's close ends the TCP connection without close_notify (Python's SSLSocket.close sends none).
+
+
+HTTP1_ROUTES = {"/extra-bytes": chaos_server.extra_bytes, "/extra-bytes-status": chaos_server.extra_bytes_status,
+                "/tls-close": tls_close}
 
 
 # --- the HTTP/2 listener --------------------------------------------------------------------------------------

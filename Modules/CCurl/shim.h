@@ -132,6 +132,17 @@ static inline CURLcode ccurl_easy_getinfo_socket(CURL *handle, CURLINFO info, cu
     return curl_easy_getinfo(handle, info, value);
 }
 
+/// The OpenSSL `SSL *` of the transfer's connection (CURLINFO_TLS_SSL_PTR), valid while the transfer runs (in its
+/// callbacks): NULL when the connection has no TLS, or when libcurl's TLS library is not OpenSSL. CCurl declares no
+/// OpenSSL type: the pointer stays a `void *` here.
+static inline void *ccurl_openssl_connection(CURL *handle) {
+    struct curl_tlssessioninfo *info = NULL;
+    if (curl_easy_getinfo(handle, CURLINFO_TLS_SSL_PTR, &info) != CURLE_OK || info == NULL) {
+        return NULL;
+    }
+    return info->backend == CURLSSLBACKEND_OPENSSL ? info->internals : NULL;
+}
+
 // MARK: curl_multi_setopt
 
 static inline CURLMcode ccurl_multi_setopt_long(CURLM *multi, CURLMoption option, long value) {

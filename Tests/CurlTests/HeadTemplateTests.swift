@@ -296,4 +296,23 @@ struct HeadTemplateTests {
             #expect(template.map { $0.contentLength } == expected, "\(values), \(status)")
         }
     }
+
+    /// A head that repeats a template is taken without a look at how its body ends, so the template says whether it
+    /// ends with its connection: an HTTP/1 head with neither `Content-Length` nor chunked coding, which over TLS needs
+    /// the server's close_notify (``CloseNotifyWatch``). HTTP/2 ends every body with its stream.
+    @Test func aTemplateSaysWhetherItsBodyEndsWithTheConnection() throws {
+        let cases: [([(HTTPField.Name, String)], Int, String, Bool)] = [
+            ([], 200, "HTTP/1.1", true), ([], 200, "HTTP/1.0", true), ([], 404, "HTTP/1.1", true),
+            ([(.transferEncoding, "gzip")], 200, "HTTP/1.1", true),
+            ([], 200, "HTTP/2", false), ([(.contentLength, "10")], 200, "HTTP/1.1", false),
+            ([(.transferEncoding, "chunked")], 200, "HTTP/1.1", false), ([], 204, "HTTP/1.1", false),
+            ([], 304, "HTTP/1.0", false),
+        ]
+        for (pairs, status, version, expected) in cases {
+            var fields = HTTPFields()
+            for (name, value) in pairs { fields.append(HTTPField(name: name, value: value)) }
+            let template = try #require(HeadTemplate(head: HTTPResponse(status: .init(code: status), headerFields: fields), version: version))
+            #expect(template.endsWithConnection == expected, "\(pairs), \(status), \(version)")
+        }
+    }
 }

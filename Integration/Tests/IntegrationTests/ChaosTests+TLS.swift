@@ -141,6 +141,43 @@ extension ChaosTests {
         }
     }
 
+    /// An HTTP/1 body that ends with its connection (neither `Content-Length` nor chunked coding, or `Transfer-Encoding:
+    /// gzip` alone), over TLS, is whole only if the server's close_notify came before the connection's end (RFC 9112
+    /// §9.8): a TCP FIN carries no authentication, so anyone on the path can end such a body early. Ended by a bare FIN
+    /// the call fails `.truncatedBody`, its head kept; by an RST, `.connectionLost`. curl 7.88 exits 0 after the FIN
+    /// with whatever came, and Courier succeeded the same way. A body framed by its length or by chunks, a 204, and the
+    /// answer to a HEAD need no close_notify: they arrive whole after a bare FIN.
+    @Test func aBodyEndingWithItsConnectionIsWholeOnlyAfterCloseNotify() async throws {
+        let t = try transport {
+            $0.certificateAuthorityFile = Servers.caFile
+            $0.httpVersion = .http1_1
+        }
+        try await chaosBatch(Servers.chaos, timeouts: Self.prompt, remotePorts: Self.tlsChaosPorts) { _, _ in
+            let s = session(Servers.tlsChaos, transport: t) { $0.timeouts = Self.prompt }
+            for version in ["1.0", "1.1"] {
+                for framing in ["close", "te-gzip"] {
+                    for size in [0, 100_000] {
+                        let path = "tls-close?framing=\(framing)&size=\(size)&seed=3&version=\(version)"
+                        let whole = await attempt(s, try s.makeRequest(.get, path + "&end=notify"), bound: Self.promptBound)
+                        #expect(whole.response?.data == Self.patternBody(size: size, seed: 3), "\(path), close_notify: \(whole.summary)")
+                        let cut = try await expect(s, path + "&end=bare", code: .truncatedBody)
+                        #expect(cut.head?.status == .ok, "\(path), FIN: \(cut.summary)")
+                        _ = try await expect(s, path + "&end=reset", code: .connectionLost)
+                    }
+                }
+            }
+            for framing in ["length", "chunked", "no-content"] {
+                let path = "tls-close?framing=\(framing)&size=100000&seed=5&end=bare"
+                let outcome = await attempt(s, try s.makeRequest(.get, path), bound: Self.promptBound)
+                let expected = framing == "no-content" ? Data() : Self.patternBody(size: 100_000, seed: 5)
+                #expect(outcome.response?.data == expected, "\(path): \(outcome.summary)")
+            }
+            let head = await attempt(s, try s.makeRequest(.head, "tls-close?framing=close&end=bare"), bound: Self.promptBound)
+            #expect(head.response?.status == .ok && head.response?.data.isEmpty == true, "HEAD: \(head.summary)")
+        }
+        await t.shutdown()
+    }
+
     /// A TLS listener that answers the ClientHello with a fatal alert (handshake_failure, internal_error),
     /// or closes (FIN or RST) after reading it, or after half a ServerHello: `.tlsFailure`. One that reads the
     /// ClientHello and says nothing: `.timedOut` at the connect timeout, which covers the handshake.

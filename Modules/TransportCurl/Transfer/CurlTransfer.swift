@@ -90,6 +90,9 @@ final class CurlTransfer: @unchecked Sendable {
     /// the head, used for progress, and for the body's length when it is not decoded.
     private var announcedLength: Int64?
     private var memoryOffset = 0
+    /// Set for an HTTPS response whose body ends with its connection: whether the server's `close_notify` came, without
+    /// which such a body may have been cut short (``CloseNotifyWatch``). Loop thread only.
+    private var closeNotifyWatch: CloseNotifyWatch?
     /// Bytes of trailer fields seen so far (after a chunked body, or HTTP/2's trailing HEADERS). Loop thread only.
     private var trailerBytes = 0
     private var abortError: (any Error)?
@@ -334,7 +337,14 @@ final class CurlTransfer: @unchecked Sendable {
         }
         if result == CURLE_OK {
             endedCleanly = true
-            ending = .success(())
+            if let closeNotifyWatch, !closeNotifyWatch.received {
+                ending = .failure(TransportError(
+                    .truncatedBody,
+                    message: "the TLS connection ended without the server's close_notify after \(received) bytes of a body that ends with its connection (it has neither Content-Length nor chunked coding): anyone on the path can end a connection, so the body may have been cut short (RFC 9112, section 9.8)"
+                ))
+            } else {
+                ending = .success(())
+            }
         } else if result == CURLE_OUT_OF_MEMORY, head == nil, abortError == nil {
             // libcurl refuses a header block over 100 KiB with "out of memory".
             ending = .failure(TransportError(
@@ -578,6 +588,7 @@ final class CurlTransfer: @unchecked Sendable {
             if let template = parser.repeatedTemplate {
                 // Read once, for the template, which frames its body (``HeadTemplate``).
                 announcedLength = template.contentLength
+                if template.endsWithConnection, !watchForCloseNotify(parsed) { return false }
             } else {
                 // Refused before libcurl reads a byte of the body by a length the server did not give (it would
                 // frame one) or after a switch to another protocol.
@@ -587,6 +598,7 @@ final class CurlTransfer: @unchecked Sendable {
                     return false
                 }
                 announcedLength = reading.count
+                if reading.count == nil, !watchForCloseNotify(parsed) { return false }
             }
             head = parsed
             loop.markDirty(self)
@@ -595,6 +607,24 @@ final class CurlTransfer: @unchecked Sendable {
             abortError = TransportError(.malformedResponse, message: reason)
             return false
         }
+    }
+
+    /// Starts a ``CloseNotifyWatch`` on the connection when `parsed` is an HTTPS response over HTTP/1 whose body ends
+    /// with the connection; returns false, with the transfer's error set, when one is needed but cannot be had (libcurl's
+    /// TLS is not OpenSSL): without it a cut body would pass for whole, so the call fails closed.
+    private func watchForCloseNotify(_ parsed: HTTPResponse) -> Bool {
+        guard request.scheme?.lowercased() == "https", parser.version?.utf8.starts(with: "HTTP/1".utf8) == true,
+              BodyFraming.of(parsed, method: request.method, reading: .none) == .connectionEnd
+        else { return true }
+        if let easyHandle, let connection = ccurl_openssl_connection(easyHandle), let watch = CloseNotifyWatch.watch(connection) {
+            closeNotifyWatch = watch
+            return true
+        }
+        abortError = TransportError(
+            .tlsFailure,
+            message: "the response's body ends with its connection (it has neither Content-Length nor chunked coding), and this libcurl (\(CurlTransport.libcurlVersion)) gives no way to see the server's close_notify, without which a body cut short would pass for whole"
+        )
+        return false
     }
 
     /// The most trailer bytes a response may carry: libcurl's bound on a response's head, 300 KiB.

@@ -34,6 +34,10 @@ final class HeadTemplate {
     /// the announced length (``ContentLengthCheck``) and how the body is to be decoded (``ContentCoding/decoding(_:)``).
     let contentLength: Int64?
     let decoding: Result<[ContentCoding], any Error>?
+    /// Whether the body of an answer to a GET with this head ends with its connection (an HTTP/1 head with neither
+    /// `Content-Length` nor chunked coding), which over TLS is whole only after the server's close_notify
+    /// (``CloseNotifyWatch``).
+    let endsWithConnection: Bool
     /// The lines, each followed by LF; the last is the empty line that ends the head.
     private let lines: [UInt8]
 
@@ -45,6 +49,7 @@ final class HeadTemplate {
     init?(head: HTTPResponse, version: String) {
         let reading = ContentLengthCheck.read(head.headerFields)
         guard ContentLengthCheck.problem(in: head, method: .get, reading: reading) == nil else { return nil }
+        endsWithConnection = version.utf8.starts(with: "HTTP/1".utf8) && BodyFraming.of(head, method: .get, reading: reading) == .connectionEnd
         self.head = head
         self.version = version
         contentLength = reading.count

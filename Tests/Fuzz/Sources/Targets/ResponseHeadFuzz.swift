@@ -12,7 +12,8 @@ import HTTPTypes
 /// whether it takes a template's head whole or in part (`HeadTemplate`) or not. After each line of odd length, a
 /// third parser reads a whole head of its own through the same `RecentFields`, as another transfer of the loop does
 /// between two lines of a head that libcurl hands over as it arrives. A head's `Content-Length` check
-/// (`ContentLengthCheck`) never crashes, and a head repeating a template passes it.
+/// (`ContentLengthCheck`) never crashes, and a head repeating a template passes it and ends its body as the template says
+/// (`BodyFraming`).
 enum ResponseHeadFuzz: FuzzTarget {
     static let name = "response-head"
 
@@ -80,6 +81,10 @@ enum ResponseHeadFuzz: FuzzTarget {
                 if let template = sharing.repeatedTemplate {
                     precondition(ContentLengthCheck.problem(in: response, method: .get, reading: reading) == nil, "a template that fails the check")
                     precondition(template.contentLength == reading.count, "the template announces another length")
+                    // A template says whether its body ends with the connection, which over TLS needs close_notify.
+                    let endsWithConnection = version.starts(with: "HTTP/1".utf8)
+                        && BodyFraming.of(response, method: .get, reading: reading) == .connectionEnd
+                    precondition(template.endsWithConnection == endsWithConnection, "the template frames its body otherwise")
                 }
                 return
             }
