@@ -105,6 +105,7 @@ Routes (GET, or any method; the answers are the same)
                             then bytes of another protocol, then the connection is closed.
   /redirect-raw?location=L  302 whose `Location` is L percent-decoded to bytes, as they are: a Latin-1 `%E9` is the
                             one byte E9, not UTF-8 (old servers send such bytes; httpbin percent-encodes them).
+                            Each `location=` parameter is one `Location` field, in order.
   /echo-target...           200 with the request target as the server received it, byte for byte (any path that
                             starts so): where a client went.
   anything else             404 with a plain-text list of the routes; a bad parameter: 400.
@@ -471,11 +472,12 @@ def extra_bytes_status(sock, method, query_text):
 @route("/redirect-raw")
 def redirect_raw(sock, method, query_text):
     # Read from the raw query: parse_qs would decode the escapes as UTF-8 and replace the bytes that are not.
-    raw = next((part[len("location="):] for part in query_text.split("&") if part.startswith("location=")), "/")
-    location = unquote_to_bytes(raw)
-    if b"\r" in location or b"\n" in location:
+    raws = [part[len("location="):] for part in query_text.split("&") if part.startswith("location=")] or ["/"]
+    locations = [unquote_to_bytes(raw) for raw in raws]
+    if any(b"\r" in location or b"\n" in location for location in locations):
         raise BadRequest("location must not hold CR or LF")
-    sock.sendall(b"HTTP/1.1 302 Found\r\nLocation: " + location + b"\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
+    fields = b"".join(b"Location: " + location + b"\r\n" for location in locations)
+    sock.sendall(b"HTTP/1.1 302 Found\r\n" + fields + b"Content-Length: 0\r\nConnection: close\r\n\r\n")
 
 
 def echo_target(sock, target):

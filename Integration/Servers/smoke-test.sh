@@ -237,6 +237,8 @@ check "chaos /extra-bytes-status: sent after the request with its token" \
     "$(c "$X/extra-bytes?kind=long-body&delay_ms=0&token=smoke" -o /dev/null; sleep 0.2; c "$X/extra-bytes-status?token=smoke")" 'sent'
 check "chaos /redirect-raw with a Latin-1 byte: curl follows it percent-encoded" \
     "$(c -L "$X/redirect-raw?location=/echo-target/caf%E9")" '/echo-target/caf%e9'
+check "chaos /redirect-raw with two Location fields: curl 7.88 follows the first" \
+    "$(c -L "$X/redirect-raw?location=/echo-target/a&location=/echo-target/b")" '/echo-target/a'
 check "chaos unknown route: 404" "$(c -o /dev/null -w '%{http_code}' "$X/nope")" 404
 
 # the TLS chaos server: HTTP/2 over TLS (ALPN h2)

@@ -206,6 +206,36 @@ struct RedirectTests {
         }
     }
 
+    /// Several `Location` fields that differ, byte for byte, are followed nowhere (clients disagree on which counts);
+    /// fields that repeat one value are one.
+    @Test func locationsThatDifferAreFollowedNowhere() async throws {
+        for (values, other) in [(["/a", "/b"], "/b"), (["/a", "/a", "http://other.test/x"], "http://other.test/x"),
+                                (["/caf\u{E9}", "/cafe\u{301}"], "/cafe\u{301}")] as [([String], String)] {
+            let transport = MockTransport { request in
+                guard request.pathWithoutQuery == "/start" else { return .text(request.path) }
+                var redirect = MockResponse.redirect(.found, to: "/unused")
+                redirect.headerFields = HTTPFields(values.map { HTTPField(name: .location, value: $0) })
+                return redirect
+            }
+            do {
+                let response = try await Session(transport: transport).data(for: mockRequest(.get, "/start"))
+                Issue.record("\(values) followed to \(response.text)")
+            } catch {
+                let redirect = try #require(error.underlyingError as? RedirectError, "\(values): \(error)")
+                #expect(redirect.reason == .ambiguousLocation && redirect.location == values[0] && redirect.otherLocation == other)
+                #expect(redirect.history.count == 1 && error.kind == .redirectFailed)
+                #expect(redirect.description.contains("Location fields that differ"), "\(redirect.description)")
+            }
+        }
+        let transport = MockTransport { request in
+            guard request.pathWithoutQuery == "/start" else { return .text(request.path) }
+            var redirect = MockResponse.redirect(.found, to: "/unused")
+            redirect.headerFields = HTTPFields([HTTPField(name: .location, value: "/same"), HTTPField(name: .location, value: "/same")])
+            return redirect
+        }
+        #expect(try await Session(transport: transport).data(for: mockRequest(.get, "/start")).text == "/same")
+    }
+
     @Test func codesThatAreNotRedirectsAreReturned() async throws {
         for code in [300, 304, 305] {
             let transport = redirecting(code)

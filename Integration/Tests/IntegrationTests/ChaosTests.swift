@@ -369,6 +369,24 @@ struct ChaosTests {
         }
     }
 
+    /// A redirect with two `Location` fields that differ is followed nowhere: curl and Go follow the first, okhttp the
+    /// last, and Chrome refuses it, so a proxy or cache between may go elsewhere than the client; curl 7.88 follows the
+    /// first, and so did Courier. Fields that say the same, byte for byte, are one.
+    @Test func aRedirectWithLocationsThatDifferIsFollowedNowhere() async throws {
+        try await chaosBatch(Servers.chaos, timeouts: Self.prompt, remotePorts: Self.chaosPorts) { s, _ in
+            for (query, other) in [("location=/echo-target/a&location=/echo-target/b", "/echo-target/b"),
+                                   ("location=/echo-target/a&location=/echo-target/a&location=http://127.0.0.1:1/x", "http://127.0.0.1:1/x"),
+                                   ("location=/echo-target/caf%C3%A9&location=/echo-target/cafe%CC%81", "/echo-target/cafe\u{301}")] {
+                let outcome = await attempt(s, try s.makeRequest(.get, "redirect-raw?\(query)"), bound: Self.promptBound)
+                let error = (outcome.error as? CourierError)?.underlyingError as? RedirectError
+                #expect(error?.reason == .ambiguousLocation, "\(query): \(outcome.summary)")
+                #expect(error?.otherLocation == other && error?.history.count == 1, "\(query): \(String(describing: error))")
+            }
+            let same = await attempt(s, try s.makeRequest(.get, "redirect-raw?location=/echo-target/a&location=/echo-target/a"), bound: Self.promptBound)
+            #expect(same.response.map { String(decoding: $0.data, as: UTF8.self) } == "/echo-target/a", "\(same.summary)")
+        }
+    }
+
     /// The control: connections without bytes waiting are reused as before: nginx over HTTP/1.1 in cleartext and
     /// over TLS, and over HTTP/2 (where frames between exchanges are the protocol's own). Not h2c, whose connections
     /// Courier never reuses on libcurl 7.88 (`CurlOptions`).

@@ -84,6 +84,9 @@ struct RedirectStage: Interceptor {
                 return response
             }
             let hop = RedirectHop(request: request, response: response.head)
+            if let other = Self.locations(in: response.head).first(where: { !$0.utf8.elementsEqual(location.utf8) }) {
+                throw RedirectError(reason: .ambiguousLocation, history: history + [hop], location: location, otherLocation: other)
+            }
             guard history.count < policy.maximumRedirects else {
                 throw RedirectError(
                     reason: .tooManyRedirects, history: history + [hop],
@@ -119,12 +122,21 @@ struct RedirectStage: Interceptor {
         }
     }
 
-    /// The first `Location` field as text to resolve. Its bytes that are not UTF-8 (a Latin-1 `é` from an old
-    /// server) are percent-encoded as they are, as curl does: read as text, each became U+FFFD, and the request went
-    /// to a path the server never named.
+    /// The first `Location` field as text to resolve (``text(of:)``).
     static func location(in response: HTTPResponse) -> String? {
-        guard let field = response.headerFields.first(where: { $0.name == .location }) else { return nil }
-        return field.withUnsafeBytesOfValue { bytes in
+        response.headerFields.first(where: { $0.name == .location }).map(text(of:))
+    }
+
+    /// Every `Location` field as text to resolve (``text(of:)``): a redirect whose fields differ is followed nowhere.
+    static func locations(in response: HTTPResponse) -> [String] {
+        response.headerFields.filter { $0.name == .location }.map(text(of:))
+    }
+
+    /// A `Location` field's value as text. Its bytes that are not UTF-8 (a Latin-1 `é` from an old server) are
+    /// percent-encoded as they are, as curl does: read as text, each became U+FFFD, and the request went to a path the
+    /// server never named.
+    private static func text(of field: HTTPField) -> String {
+        field.withUnsafeBytesOfValue { bytes in
             if let text = String(validating: bytes, as: UTF8.self) { return text }
             let hex = Array("0123456789ABCDEF".utf8)
             var escaped: [UInt8] = []

@@ -13,6 +13,9 @@ public struct RedirectError: Error, Sendable, CustomStringConvertible {
         /// The `Location` header is not a valid URL, or not one of http or https (a redirect to `file:` or `ftp:` is
         /// never followed).
         public static let invalidLocation = Reason(name: "invalid Location")
+        /// The redirect has several `Location` fields that differ. Clients and proxies disagree on which one counts (curl
+        /// and Go follow the first, okhttp the last, Chrome refuses), so none is followed.
+        public static let ambiguousLocation = Reason(name: "ambiguous Location")
         /// The reason's name.
         public var description: String { name }
     }
@@ -23,15 +26,18 @@ public struct RedirectError: Error, Sendable, CustomStringConvertible {
     public var history: [RedirectHop]
     /// The limit in force, for ``Reason/tooManyRedirects``.
     public var limit: Int?
-    /// The offending `Location` value, for ``Reason/invalidLocation``.
+    /// The offending `Location` value, for ``Reason/invalidLocation``; the first one, for ``Reason/ambiguousLocation``.
     public var location: String?
+    /// The first `Location` value that differs from ``location``, for ``Reason/ambiguousLocation``.
+    public var otherLocation: String?
 
     /// A redirect error.
-    public init(reason: Reason, history: [RedirectHop], limit: Int? = nil, location: String? = nil) {
+    public init(reason: Reason, history: [RedirectHop], limit: Int? = nil, location: String? = nil, otherLocation: String? = nil) {
         self.reason = reason
         self.history = history
         self.limit = limit
         self.location = location
+        self.otherLocation = otherLocation
     }
 
     /// A sentence a user can act on.
@@ -42,6 +48,8 @@ public struct RedirectError: Error, Sendable, CustomStringConvertible {
         case .bodyNotReplayable:
             let code = history.last.map { String($0.response.status.code) } ?? "307/308"
             return "a \(code) redirect must re-send the request body, but the body can be read only once; send a replayable body to follow it"
+        case .ambiguousLocation:
+            return "the redirect has Location fields that differ (\(location ?? "?") and \(otherLocation ?? "?")); clients and proxies disagree on which one counts, so neither is followed"
         default:
             guard let location else { return "the redirect has no Location header" }
             // Read as the redirect stage reads it: a URL of another scheme is valid, and refused for its scheme.
