@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """`courier --session` and `courier --stream` against the local servers, with curl as the other side.
 
---session: cookies set by a redirect hop are kept between runs; the session's cookie file has mode 0600 in a
+--session: cookies set by a redirect hop are kept between runs; the authorization goes to its origin only; the session's cookie file has mode 0600 in a
 directory of mode 0700 under XDG_CONFIG_HOME, and curl -b sends what it holds; curl -c's file, put in its place,
 is what courier sends next; an authorization given once is sent again by the next run of the session; a bad name
 is refused before anything is sent. Credentials in a URL authenticate as they do with curl.
@@ -73,6 +73,15 @@ def main():
         without = run(httpbin + "/basic-auth/ada/s3cret")
         check(given.returncode == 0 and again.returncode == 0 and without.returncode == 4,
               f"the session keeps the authorization (exit {given.returncode}, {again.returncode}; without a session {without.returncode})")
+        # The authorization goes only to the origin it was given for: a directory session serves every host.
+        folder = os.path.join(home, "folder-session")
+        run("--session", folder, "-a", "ada:s3cret", httpbin + "/basic-auth/ada/s3cret")
+        other_host = httpbin.replace("127.0.0.1", "localhost")
+        elsewhere = run("--no-pretty", "--session", folder, other_host + "/headers")
+        home_again = run("--no-pretty", "--session", folder, httpbin + "/headers")
+        check(elsewhere.returncode == 0 and "Authorization" not in elsewhere.stdout and "Basic" in home_again.stdout,
+              f"a directory session's authorization goes to its origin only ({elsewhere.stdout.strip()!r})")
+
         # Credentials in the URL: sent as HTTP Basic, percent-decoded, as curl sends them (curl is the oracle).
         scheme, rest = httpbin.split("://", 1)
         for user, password in [("ada", "s3cret"), ("a%40da", "p%3Aw%20d")]:

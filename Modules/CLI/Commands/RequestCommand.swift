@@ -135,7 +135,7 @@ struct RequestCommand: ParsableCommand {
     @Flag(name: .shortAndLong, help: "No output but errors.")
     var quiet = false
 
-    @Option(help: ArgumentHelp("Keep cookies and authorization for this host between runs, in a session named NAME (or the directory NAME when it holds '/').", valueName: "NAME"))
+    @Option(help: ArgumentHelp("Keep cookies and authorization (for its origin only) between runs, in a session named NAME for this host (or the directory NAME when it holds '/').", valueName: "NAME"))
     var session: String?
 
     @Flag(help: "Print the body line by line as each line arrives (event streams, NDJSON, logs); JSON lines are pretty-printed one by one.")

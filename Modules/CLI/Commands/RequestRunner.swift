@@ -35,8 +35,9 @@ struct RequestRunner {
         let sessionStore = try command.session.map { name throws(CLIError) in
             try SessionStore.locate(name: name, authority: plan.request.authority, environment: ProcessInfo.processInfo.environment)
         }
-        // A session's saved authorization goes with the request unless this run names one.
-        if plan.request.headerFields[.authorization] == nil, let saved = try sessionStore?.savedAuthorization() {
+        // A session's saved authorization goes with the request unless this run names one, and only to its origin.
+        let origin = SessionStore.origin(of: plan.request)
+        if plan.request.headerFields[.authorization] == nil, let origin, let saved = try sessionStore?.savedAuthorization(for: origin) {
             plan.request.headerFields[.authorization] = saved
         }
         let downloading = command.download || command.output != nil
@@ -70,7 +71,9 @@ struct RequestRunner {
         defer { session.invalidate(cancelingTasks: true) }
         // The session is kept once the exchange is over, whatever its status (the cookies of a 401 count too).
         func keepSession() throws(CLIError) {
-            if let sessionStore, let jar { try sessionStore.save(jar: jar, authorization: plan.request.headerFields[.authorization]) }
+            if let sessionStore, let jar {
+                try sessionStore.save(jar: jar, authorization: plan.request.headerFields[.authorization], origin: origin)
+            }
         }
 
         let status: Int32

@@ -1,12 +1,18 @@
 import CourierCookies
 import CourierCore
 import Foundation
+import HTTPTypes
 
 /// `--session NAME`: the cookies and the authorization of a host kept between runs, as httpie's sessions keep
 /// them. A session is a directory, `$XDG_CONFIG_HOME/courier/sessions/HOST_PORT/NAME/` (or `~/.config/…`), made
 /// with mode 0700, holding `cookies.txt` (curl's Netscape format, so `curl -b` and `-c` use it too) and
-/// `authorization` (the `Authorization` value last sent), each with mode 0600. A NAME holding `/` is the
-/// directory itself.
+/// `authorization` (the `Authorization` value last given, after the origin it was given for), each with mode 0600. A
+/// NAME holding `/` is the directory itself, whatever the host.
+///
+/// The authorization goes only to the origin it was given for (scheme, host and port), as the redirect stage keeps
+/// credentials to one origin: a named session is per host and port but not per scheme (`http://h` and `https://h`
+/// share one), and a directory session serves every host, so a value kept without its origin went in cleartext to
+/// `http://` the same host, or to any other host the session was used with.
 struct SessionStore: Equatable {
     /// The session's directory.
     let directory: String
@@ -45,23 +51,34 @@ struct SessionStore: Equatable {
         }
     }
 
-    /// The `Authorization` value the session last sent, if any.
-    func savedAuthorization() throws(CLIError) -> String? {
+    /// The origin an authorization is kept for: scheme, host and port, the scheme's default port filled in
+    /// (`https://example.com:443`); nil for a request without a URL.
+    static func origin(of request: HTTPRequest) -> String? {
+        guard let url = request.url, let scheme = url.scheme?.lowercased(), let host = url.host?.lowercased() else { return nil }
+        return "\(scheme)://\(host):\(url.port ?? (scheme == "https" ? 443 : 80))"
+    }
+
+    /// The `Authorization` value the session keeps for `origin`, if any: none for another origin, nor from a file that
+    /// names no origin (an older `courier` wrote the value alone).
+    func savedAuthorization(for origin: String) throws(CLIError) -> String? {
         guard FileManager.default.fileExists(atPath: authorizationFile) else { return nil }
         guard let data = FileManager.default.contents(atPath: authorizationFile),
               let text = String(data: data, encoding: .utf8) else {
             throw CLIError("session: cannot read \(authorizationFile)")
         }
-        let value = text.trimmingCharacters(in: .newlines)
-        return value.isEmpty ? nil : value
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        guard lines.count >= 2, lines[0] == origin, !lines[1].isEmpty else { return nil }
+        return String(lines[1])
     }
 
-    /// Keeps `jar`'s cookies and `authorization` (when there is one) for the next run.
-    func save(jar: CookieJar, authorization: String?) throws(CLIError) {
+    /// Keeps `jar`'s cookies and `authorization` (when there is one) for `origin`, for the next run.
+    func save(jar: CookieJar, authorization: String?, origin: String?) throws(CLIError) {
         do {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
             try jar.write(netscapeFile: cookieFile)
-            if let authorization { try PrivateFile.replace(authorizationFile, with: Data((authorization + "\n").utf8)) }
+            if let authorization, let origin {
+                try PrivateFile.replace(authorizationFile, with: Data((origin + "\n" + authorization + "\n").utf8))
+            }
         } catch {
             throw CLIError("session: cannot keep the session in \(directory): \(error)")
         }
