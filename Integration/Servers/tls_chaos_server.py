@@ -88,7 +88,8 @@ HTTP/1.1 routes (a client that does not offer h2 by ALPN)
                             could end it (the default)
       end=notify            close_notify first (waiting at most 1 s for the client's), then FIN
       end=reset             a TCP RST, without close_notify
-                            version=1.0 sends an HTTP/1.0 status line. A HEAD gets the head alone.
+                            version=1.0 sends an HTTP/1.0 status line; nonce=X adds `X-Nonce: X`, so that heads
+                            differ. A HEAD gets the head alone.
 
 What curl 7.88 (the command-line tool) reports for each is in Integration/Servers/README.md.
 
@@ -578,6 +579,9 @@ def tls_close(tls, method, query_text):
     seed = query.integer("seed", 0, 0, 250)
     body = bytes((i + seed) % 251 for i in range(size))
     status, fields = "200 OK", [("Content-Type", "application/octet-stream")]
+    nonce = query.values.get("nonce", [""])[0]
+    if nonce:
+        fields.append(("X-Nonce", nonce))
     if framing == "length":
         fields.append(("Content-Length", str(size)))
     elif framing == "chunked":

@@ -79,6 +79,13 @@ public final class CurlTransport: Transport, CallerExecutorTransport {
         public var verifiesPeer = true
         /// Verify that the certificate names the host. Ignored for requests with a trust evaluator.
         public var verifiesHost = true
+        /// Whether an HTTPS body that ends with its connection (an HTTP/1 answer with neither `Content-Length` nor
+        /// chunked coding) must end with the server's TLS `close_notify` alert, as RFC 9112 section 9.8 asks. Without
+        /// it the call fails `.truncatedBody`: a TCP FIN is not authenticated, so anyone on the path can cut such a body
+        /// short. Set false only for a server known to close without the alert (some old or embedded ones); a body
+        /// cut on the way then passes for whole, as curl takes it. Bodies framed by a length or by chunks, and HTTP/2,
+        /// never need the alert.
+        public var requiresCloseNotify = true
         /// The certificate and key presented to servers that ask for one (mutual TLS). Its certificate
         /// is part of libcurl's connection matching: connections are not shared across client certificates.
         public var clientCertificate: ClientCertificate?

@@ -42,6 +42,27 @@ struct BodyFramingTests {
         #expect(framing([(.transferEncoding, "chunked, ")]) == .chunked)
     }
 
+    /// Codings are compared as ASCII in any case, between spaces and tabs: a `K` that is the Kelvin sign, which
+    /// lowercases to `k`, is not `chunked` (libcurl reads bytes, and frames such a body by the connection's end).
+    @Test func theLastCodingIsReadAsASCII() {
+        #expect(framing([(.transferEncoding, "CHUNKED")]) == .chunked)
+        #expect(framing([(.transferEncoding, "\tgzip ,\tchunked\t")]) == .chunked)
+        #expect(framing([(.transferEncoding, "chun\u{212A}ed")]) == .connectionEnd)
+        #expect(framing([(.transferEncoding, "chunked,,")]) == .chunked)
+        #expect(framing([(.transferEncoding, "chunked"), (.transferEncoding, ", ,")]) == .chunked)
+        #expect(framing([(.transferEncoding, "xchunked")]) == .connectionEnd)
+    }
+
+    /// Only an HTTP/1 body can end with its connection: HTTP/2 ends every body with its stream.
+    @Test func onlyAnHTTP1BodyEndsWithItsConnection() {
+        let head = HTTPResponse(status: .ok)
+        for (version, expected) in [("HTTP/1.1", true), ("HTTP/1.0", true), ("HTTP/2", false), ("HTTP/3", false), ("", false)] {
+            #expect(BodyFraming.endsWithConnection(head, version: version, method: .get, reading: .none) == expected, "\(version)")
+        }
+        #expect(!BodyFraming.endsWithConnection(head, version: "HTTP/1.1", method: .head, reading: .none))
+        #expect(!BodyFraming.endsWithConnection(head, version: "HTTP/1.1", method: .get, reading: .count(0)))
+    }
+
     /// The answer to a HEAD, a 1xx, a 204 and a 304 has no body, whatever its fields say (rule 1).
     @Test(arguments: [(200, HTTPRequest.Method.head), (204, .get), (304, .get), (103, .get), (100, .post)])
     func someAnswersHaveNoBody(status: Int, method: HTTPRequest.Method) {

@@ -8,8 +8,9 @@ import Glibc
 /// takes what came for the whole body. Only TLS's `close_notify`, inside the encrypted stream, shows that the server
 /// ended it, so RFC 9112 section 9.8 takes such a response as complete only after one. libcurl 7.88 takes a bare end
 /// for the body's end (for old servers that never sent the alert), curl does the same, and nothing libcurl reports
-/// tells the two apart; nor does the connection's state afterwards, since libcurl's close clears OpenSSL's record of
-/// the alert before it frees the connection.
+/// tells the two apart. Nor does the connection's state: OpenSSL records a bare end as a received shutdown when
+/// `SSL_OP_IGNORE_UNEXPECTED_EOF` is set, and libcurl's close clears the record (`SSL_set_connect_state`) before
+/// it frees the connection. Only the alert itself, seen as it is read, tells.
 ///
 /// How: for such a response the transfer takes its connection's OpenSSL `SSL` (`CURLINFO_TLS_SSL_PTR`) in the header
 /// callback, before libcurl reads the body, and ``watch(_:)`` installs an info callback on it, with the watch as the
@@ -28,14 +29,16 @@ final class CloseNotifyWatch {
         guard let functions = Functions.shared else { return nil }
         let connection = OpaquePointer(ssl)
         let watch = CloseNotifyWatch()
-        // A connection carries one watch: one left by an earlier response (a body ending with the connection is its
-        // last, so there is none in practice) is let go, as OpenSSL would let it go at the end.
-        release(functions.getExData(connection, functions.index))
+        // A connection carries one watch. One left by an earlier response (a body ending with the connection is its
+        // last, so there is none in practice) is let go once the new one holds its place, as OpenSSL would let it go
+        // at the end; if the place cannot be taken, the old one keeps it.
+        let earlier = functions.getExData(connection, functions.index)
         let retained = Unmanaged.passRetained(watch).toOpaque()
         guard functions.setExData(connection, functions.index, retained) == 1 else {
             release(retained)
             return nil
         }
+        release(earlier)
         functions.setInfoCallback(connection) { connection, where_, value in
             CloseNotifyWatch.alertRead(connection, where_, value)
         }

@@ -21,23 +21,51 @@ enum BodyFraming: Equatable {
     static func of(_ head: HTTPResponse, method: HTTPRequest.Method, reading: ContentLengthCheck.Reading) -> BodyFraming {
         let code = head.status.code
         if method == .head || (100..<200).contains(code) || code == 204 || code == 304 { return .none }
-        if let coding = lastTransferCoding(head.headerFields) {
-            return coding.lowercased() == "chunked" ? .chunked : .connectionEnd
+        switch lastTransferCodingIsChunked(head.headerFields) {
+        case true?: return .chunked
+        case false?: return .connectionEnd
+        case nil: return reading.count == nil ? .connectionEnd : .length
         }
-        return reading.count == nil ? .connectionEnd : .length
     }
 
-    /// The last coding the `Transfer-Encoding` fields name (empty when they name none), or nil without the field.
-    private static func lastTransferCoding(_ fields: HTTPFields) -> Substring? {
-        var last: Substring?
+    /// Whether the body of `head`, read from a status line of `version` (`HTTP/1.1`), ends with its connection, which
+    /// over TLS needs the server's close_notify: the one decision a transfer makes for the heads it reads and a
+    /// template keeps for the heads that repeat it. Only a head without a count of bytes can (so a transfer that has
+    /// one asks nothing), and only over HTTP/1: HTTP/2 ends every body with its stream.
+    static func endsWithConnection(
+        _ head: HTTPResponse, version: String, method: HTTPRequest.Method, reading: ContentLengthCheck.Reading
+    ) -> Bool {
+        version.utf8.starts(with: "HTTP/1".utf8) && of(head, method: method, reading: reading) == .connectionEnd
+    }
+
+    /// Whether the last coding the `Transfer-Encoding` fields name is chunked (false when they name none), or nil
+    /// without the field. Read from the values' bytes: no array of codings per head.
+    private static func lastTransferCodingIsChunked(_ fields: HTTPFields) -> Bool? {
+        var chunked: Bool?
         for field in fields where field.name.matches(.transferEncoding) {
-            last = last ?? ""
-            for var coding in field.value.split(separator: ",") {
-                while coding.first == " " || coding.first == "\t" { coding.removeFirst() }
-                while coding.last == " " || coding.last == "\t" { coding.removeLast() }
-                if !coding.isEmpty { last = coding }
+            chunked = chunked ?? false
+            field.withUnsafeBytesOfValue { value in
+                var end = value.count
+                while end > 0 {
+                    // The coding that ends at `end`: back to the comma before it, spaces and tabs at its ends skipped.
+                    var start = end
+                    while start > 0, value[start - 1] != UInt8(ascii: ",") { start -= 1 }
+                    var first = start, last = end
+                    while first < last, value[first] == 0x20 || value[first] == 0x09 { first += 1 }
+                    while last > first, value[last - 1] == 0x20 || value[last - 1] == 0x09 { last -= 1 }
+                    if first < last {
+                        chunked = isChunked(UnsafeBufferPointer(rebasing: value[first..<last]))
+                        return
+                    }
+                    end = start - 1
+                }
             }
         }
-        return last
+        return chunked
+    }
+
+    /// `chunked`, in any case.
+    private static func isChunked(_ coding: UnsafeBufferPointer<UInt8>) -> Bool {
+        coding.count == 7 && zip(coding, "chunked".utf8).allSatisfy { $0 | 0x20 == $1 }
     }
 }

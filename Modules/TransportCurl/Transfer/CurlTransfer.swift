@@ -31,6 +31,8 @@ final class CurlTransfer: @unchecked Sendable {
     /// Runs the request's trust evaluator in the TLS handshake (https requests with an evaluator only).
     /// Touched on the loop thread only, like the fields below.
     let trustHook: TrustHook?
+    /// Whether the request goes over TLS to its origin (an `https` URL).
+    private let isHTTPS: Bool
     /// The line in which this transfer waits for a free connection before it enters the multi handle, or nil
     /// (``CurlOptions/admissionKey(of:options:trustEvaluator:)``).
     let admissionKey: CurlOptions.AdmissionKey?
@@ -136,7 +138,8 @@ final class CurlTransfer: @unchecked Sendable {
             uploadLength = nil
             upload = .none
         }
-        if let evaluator = context.trustEvaluator, request.scheme?.lowercased() == "https" {
+        isHTTPS = request.scheme?.lowercased() == "https"
+        if let evaluator = context.trustEvaluator, isHTTPS {
             trustHook = TrustHook(evaluator: evaluator, host: TrustHook.host(ofAuthority: request.authority ?? ""), url: CurlOptions.url(of: request))
         } else {
             trustHook = nil
@@ -588,7 +591,7 @@ final class CurlTransfer: @unchecked Sendable {
             if let template = parser.repeatedTemplate {
                 // Read once, for the template, which frames its body (``HeadTemplate``).
                 announcedLength = template.contentLength
-                if template.endsWithConnection, !watchForCloseNotify(parsed) { return false }
+                if template.endsWithConnection, needsCloseNotify(parsed, reading: .none), !watchForCloseNotify() { return false }
             } else {
                 // Refused before libcurl reads a byte of the body by a length the server did not give (it would
                 // frame one) or after a switch to another protocol.
@@ -598,7 +601,7 @@ final class CurlTransfer: @unchecked Sendable {
                     return false
                 }
                 announcedLength = reading.count
-                if reading.count == nil, !watchForCloseNotify(parsed) { return false }
+                if reading.count == nil, needsCloseNotify(parsed, reading: reading), !watchForCloseNotify() { return false }
             }
             head = parsed
             loop.markDirty(self)
@@ -609,13 +612,17 @@ final class CurlTransfer: @unchecked Sendable {
         }
     }
 
-    /// Starts a ``CloseNotifyWatch`` on the connection when `parsed` is an HTTPS response over HTTP/1 whose body ends
-    /// with the connection; returns false, with the transfer's error set, when one is needed but cannot be had (libcurl's
-    /// TLS is not OpenSSL): without it a cut body would pass for whole, so the call fails closed.
-    private func watchForCloseNotify(_ parsed: HTTPResponse) -> Bool {
-        guard request.scheme?.lowercased() == "https", parser.version?.utf8.starts(with: "HTTP/1".utf8) == true,
-              BodyFraming.of(parsed, method: request.method, reading: .none) == .connectionEnd
-        else { return true }
+    /// Whether `parsed` is an HTTPS answer over HTTP/1 whose body ends with its connection, which is whole only after
+    /// the server's close_notify (``BodyFraming/endsWithConnection(_:version:method:reading:)``), unless the
+    /// configuration takes a bare end (``CurlTransport/Configuration/requiresCloseNotify``).
+    private func needsCloseNotify(_ parsed: HTTPResponse, reading: ContentLengthCheck.Reading) -> Bool {
+        isHTTPS && options.requiresCloseNotify
+            && BodyFraming.endsWithConnection(parsed, version: parser.version ?? "", method: request.method, reading: reading)
+    }
+
+    /// Starts a ``CloseNotifyWatch`` on the connection; returns false, with the transfer's error set, when none can be
+    /// had (libcurl's TLS is not OpenSSL): without it a cut body would pass for whole, so the call fails closed.
+    private func watchForCloseNotify() -> Bool {
         if let easyHandle, let connection = ccurl_openssl_connection(easyHandle), let watch = CloseNotifyWatch.watch(connection) {
             closeNotifyWatch = watch
             return true

@@ -49,7 +49,7 @@ final class HeadTemplate {
     init?(head: HTTPResponse, version: String) {
         let reading = ContentLengthCheck.read(head.headerFields)
         guard ContentLengthCheck.problem(in: head, method: .get, reading: reading) == nil else { return nil }
-        endsWithConnection = version.utf8.starts(with: "HTTP/1".utf8) && BodyFraming.of(head, method: .get, reading: reading) == .connectionEnd
+        endsWithConnection = BodyFraming.endsWithConnection(head, version: version, method: .get, reading: reading)
         self.head = head
         self.version = version
         contentLength = reading.count

@@ -12,8 +12,8 @@ import HTTPTypes
 /// whether it takes a template's head whole or in part (`HeadTemplate`) or not. After each line of odd length, a
 /// third parser reads a whole head of its own through the same `RecentFields`, as another transfer of the loop does
 /// between two lines of a head that libcurl hands over as it arrives. A head's `Content-Length` check
-/// (`ContentLengthCheck`) never crashes, and a head repeating a template passes it and ends its body as the template says
-/// (`BodyFraming`).
+/// (`ContentLengthCheck`) never crashes, and a head repeating a template passes it; how a body ends (`BodyFraming`) is
+/// read as a plain reading of the fields reads it, and a template keeps what a transfer would decide.
 enum ResponseHeadFuzz: FuzzTarget {
     static let name = "response-head"
 
@@ -78,18 +78,36 @@ enum ResponseHeadFuzz: FuzzTarget {
                 // The transport checks a head's Content-Length, or takes a head that repeats a template without a check:
                 // a template must pass it, and announce the same length.
                 let reading = ContentLengthCheck.read(response.headerFields)
+                // How the body ends, against a plain reading of the fields; and a transfer asks about close_notify only
+                // for heads without a count, so a body that ends with its connection must have none.
+                let framing = BodyFraming.of(response, method: .get, reading: reading)
+                precondition(framing == referenceFraming(response, reading: reading), "the body's framing is read otherwise")
+                let endsWithConnection = BodyFraming.endsWithConnection(response, version: parser.version ?? "", method: .get, reading: reading)
+                precondition(!endsWithConnection || reading.count == nil, "a body with a length ends with its connection")
                 if let template = sharing.repeatedTemplate {
                     precondition(ContentLengthCheck.problem(in: response, method: .get, reading: reading) == nil, "a template that fails the check")
                     precondition(template.contentLength == reading.count, "the template announces another length")
-                    // A template says whether its body ends with the connection, which over TLS needs close_notify.
-                    let endsWithConnection = version.starts(with: "HTTP/1".utf8)
-                        && BodyFraming.of(response, method: .get, reading: reading) == .connectionEnd
                     precondition(template.endsWithConnection == endsWithConnection, "the template frames its body otherwise")
                 }
                 return
             }
         }
     }
+}
+
+/// `BodyFraming.of` written the plain way: every `Transfer-Encoding` value cut at commas, the last coding that is not
+/// blank compared with `chunked`, ASCII letters in any case.
+private func referenceFraming(_ head: HTTPResponse, reading: ContentLengthCheck.Reading) -> BodyFraming {
+    let code = head.status.code
+    if (100..<200).contains(code) || code == 204 || code == 304 { return .none }
+    let values = head.headerFields.filter { $0.name == .transferEncoding }.map { Array($0.value.utf8) }
+    guard !values.isEmpty else { return reading.count == nil ? .connectionEnd : .length }
+    let blank: Set<UInt8> = [0x20, 0x09]
+    let codings = values.flatMap { $0.split(separator: 0x2C, omittingEmptySubsequences: false) }
+        .map { Array($0.drop { blank.contains($0) }.reversed().drop { blank.contains($0) }.reversed()) }
+        .filter { !$0.isEmpty }
+    let lowered = codings.last.map { $0.map { (0x41...0x5A).contains($0) ? $0 + 0x20 : $0 } }
+    return lowered == Array("chunked".utf8) ? .chunked : .connectionEnd
 }
 
 private extension Array where Element == UInt8 {
