@@ -15,6 +15,10 @@ enum NetscapeCookieFile {
         """
 
     private static let httpOnlyPrefix = "#HttpOnly_"
+    /// The latest expiry kept, in seconds since 1970: the last second of the year 9999, where HTTP dates end. A file
+    /// may hold any count up to 2⁶³ − 1, and 2⁶³ − 1 as a `Double` rounds up past what an `Int64` holds, so writing
+    /// the file back trapped.
+    static let latestExpiry: Int64 = 253_402_300_799
 
     /// The cookies of `text`, and how many lines were not cookies the format allows (skipped, as curl skips them).
     /// Lines and fields are cut at LF and TAB bytes, not characters: a combining mark after a TAB must not hide it.
@@ -44,7 +48,7 @@ enum NetscapeCookieFile {
             guard !domain.isEmpty else { skipped += 1; continue }
             cookies.append(Cookie(
                 name: fields[5], value: fields.count == 7 ? fields[6] : "", domain: domain, hostOnly: fields[1].uppercased() != "TRUE",
-                path: fields[2], expires: expiry == 0 ? nil : Date(timeIntervalSince1970: TimeInterval(expiry)),
+                path: fields[2], expires: expiry == 0 ? nil : Date(timeIntervalSince1970: TimeInterval(min(expiry, latestExpiry))),
                 secure: fields[3].uppercased() == "TRUE", httpOnly: isHTTPOnly, created: now
             ))
         }
@@ -59,7 +63,7 @@ enum NetscapeCookieFile {
             let fields = [cookie.name, cookie.value, cookie.domain, cookie.path]
             guard !fields.contains(where: { $0.utf8.contains { $0 == 0x09 || $0 == 0x0A || $0 == 0x0D } }) else { continue }
             let domain = (cookie.httpOnly ? httpOnlyPrefix : "") + (cookie.hostOnly ? "" : ".") + cookie.domain
-            let expiry = cookie.expires.map { String(Int64(max(1, $0.timeIntervalSince1970.rounded(.up)))) } ?? "0"
+            let expiry = cookie.expires.map { String(Int64(min(max(1, $0.timeIntervalSince1970.rounded(.up)), Double(latestExpiry)))) } ?? "0"
             text += [
                 domain, cookie.hostOnly ? "FALSE" : "TRUE", cookie.path, cookie.secure ? "TRUE" : "FALSE",
                 expiry, cookie.name, cookie.value,

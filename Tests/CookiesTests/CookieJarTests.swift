@@ -71,6 +71,20 @@ import Testing
         #expect(throws: FileError.self) { try CookieJar(netscapeFile: path + ".missing") }
     }
 
+    /// A file's expiry may be any count up to 2⁶³ − 1; it is kept up to the last second of the year 9999, so the jar
+    /// can be written back (2⁶³ − 1 as a `Double` rounds up past an `Int64`, and writing trapped).
+    @Test func aFarExpiryIsKeptWithinTheYear9999() throws {
+        let text = "example.com\tFALSE\t/\tFALSE\t9223372036854775807\tfar\t1\nexample.com\tFALSE\t/\tFALSE\t253402300800\tnext\t2\n"
+        let (cookies, skipped) = NetscapeCookieFile.cookies(from: text, now: now)
+        #expect(skipped == 0 && cookies.count == 2)
+        let written = NetscapeCookieFile.text(for: cookies)
+        #expect(written.contains("example.com\tFALSE\t/\tFALSE\t253402300799\tfar\t1\n"), "\(written)")
+        #expect(written.contains("example.com\tFALSE\t/\tFALSE\t253402300799\tnext\t2\n"), "\(written)")
+        let distant = Cookie(name: "d", value: "1", domain: "example.com", hostOnly: true, path: "/",
+                             expires: Date(timeIntervalSince1970: 1e30), secure: false, httpOnly: false, created: now)
+        #expect(NetscapeCookieFile.text(for: [distant]).contains("\t253402300799\td\t1\n"))
+    }
+
     @Test func cookiesFollowRedirectHopsThroughTheInterceptor() async throws {
         let jar = CookieJar(publicSuffixes: PublicSuffixList(suffixes: ["test"]))
         let transport = MockTransport { request in

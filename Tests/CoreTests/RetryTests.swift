@@ -38,6 +38,24 @@ struct RetryTests {
         #expect(await policy.decision(for: attempt(status: 503, headers: [.retryAfter: "soon"])) == .retry(after: .milliseconds(500)))
     }
 
+    /// A long run of retries backs off up to a day and no further, with or without jitter, however large the base: the
+    /// delay of retry 70 at base 2 (0.5 s × 2⁶⁹) is past what a `Duration` of milliseconds holds, and trapped.
+    @Test func longRunsOfRetriesBackOffUpToADay() async {
+        let day = Duration.seconds(86_400)
+        for (base, scale, jitter) in [(2.0, 0.5, 0.0), (2.0, 0.5, 1.0), (1e308, 1e308, 0.0), (10.0, 0.0, 0.5)] {
+            let policy = RetryPolicy(retryLimit: 5000, exponentialBackoffBase: base, exponentialBackoffScale: scale, jitter: jitter)
+            for number in [1, 30, 64, 70, 1025, 5000] {
+                guard case .retry(let delay) = await policy.decision(for: attempt(number: number, status: 503)) else {
+                    Issue.record("retry \(number) was not retried"); continue
+                }
+                #expect(delay >= .zero && delay <= day, "base \(base), scale \(scale), retry \(number): \(delay)")
+                if scale == 0 { #expect(delay == .zero, "scale 0, retry \(number): \(delay)") }
+            }
+        }
+        let policy = RetryPolicy(retryLimit: 100)
+        #expect(await policy.decision(for: attempt(number: 70, status: 503)) == .retry(after: day))
+    }
+
     @Test func jitterStaysWithinItsFraction() async {
         let policy = RetryPolicy(jitter: 0.5)
         for _ in 0..<50 {

@@ -62,10 +62,17 @@ public struct RetryPolicy: Retrier {
         return .retry(after: backoff(forRetry: attempt.number))
     }
 
-    /// The delay before retry `n` (1-based), jitter included.
+    /// The longest delay before a retry: a day. An exponential backoff passes any bound after a few dozen retries
+    /// (0.5 s × 2⁶⁹ is past what a `Duration` of milliseconds holds, and trapped), so a long run waits a day at most.
+    static let maximumBackoffSeconds: Double = 86_400
+
+    /// The delay before retry `n` (1-based), jitter included, at most ``maximumBackoffSeconds``.
     func backoff(forRetry n: Int) -> Duration {
-        var seconds = exponentialBackoffScale * pow(exponentialBackoffBase, Double(n - 1))
-        if jitter > 0 { seconds += Double.random(in: 0...(seconds * jitter)) }
+        guard exponentialBackoffScale > 0 else { return .zero }
+        let cap = Self.maximumBackoffSeconds
+        // `pow` gives infinity past the largest Double; `min` keeps the delay and its jitter's range finite.
+        var seconds = min(cap, exponentialBackoffScale * pow(exponentialBackoffBase, Double(n - 1)))
+        if jitter > 0 { seconds = min(cap, seconds + Double.random(in: 0...min(cap, seconds * jitter))) }
         return .milliseconds(Int64((seconds * 1000).rounded()))
     }
 

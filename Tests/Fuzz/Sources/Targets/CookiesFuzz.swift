@@ -59,8 +59,15 @@ enum CookiesFuzz: FuzzTarget {
             let seconds = { (date: Date?) in date.map { Int64($0.timeIntervalSince1970.rounded(.up)) } }
             precondition(seconds(original.expires) == seconds(again.expires), "the expiry of \(original) changed")
         }
-        // A file of the fuzzer's own: any text, never a crash.
-        _ = NetscapeCookieFile.cookies(from: fields.joined(separator: "\n"), now: now)
+        // A file of the fuzzer's own: any text, never a crash; what it yields is written back (as a session saves the jar
+        // it loaded) and read again with every expiry within the format's bound.
+        let (loaded, _) = NetscapeCookieFile.cookies(from: fields.joined(separator: "\n"), now: now)
+        let (reloaded, _) = NetscapeCookieFile.cookies(from: NetscapeCookieFile.text(for: loaded), now: now)
+        for cookie in loaded + reloaded {
+            if let expires = cookie.expires {
+                precondition(expires.timeIntervalSince1970 <= TimeInterval(NetscapeCookieFile.latestExpiry), "an expiry past the year 9999")
+            }
+        }
         _ = HTTPDate.parse(fields.first ?? "")
     }
 }
