@@ -24,8 +24,11 @@ struct ResponseBodyPipe: Sendable {
     private let state = Locked(State())
     let highWatermark: Int
 
+    /// A pipe that holds up to `highWatermark` bytes (a negative one counts as 0: a chunk at a time). Below 0 the
+    /// point where a paused transfer resumes (half the mark) would be below any count of bytes, and a transfer paused
+    /// for its reader never resumed.
     init(highWatermark: Int) {
-        self.highWatermark = highWatermark
+        self.highWatermark = max(0, highWatermark)
     }
 
     // MARK: Curl thread

@@ -389,7 +389,10 @@ final class CurlMultiLoop: @unchecked Sendable {
     /// A wait of `milliseconds`, cut to end a millisecond after `due`, so the pass that wakes finds it passed.
     private static func milliseconds(_ milliseconds: Int, endingAfter due: ContinuousClock.Instant) -> Int {
         let left = ContinuousClock.now.duration(to: due)
-        return left <= .zero ? 0 : min(milliseconds, CurlOptions.milliseconds(left) + 1)
+        guard left > .zero else { return 0 }
+        // Compared before the 1 is added: a deadline ages away saturates (`CurlOptions.longestMilliseconds`).
+        let untilDue = CurlOptions.milliseconds(left)
+        return untilDue >= milliseconds ? milliseconds : untilDue + 1
     }
 
     private func apply(_ command: Command) {

@@ -192,7 +192,8 @@ enum CurlOptions {
         }
         easy.set(CURLOPT_TIMEOUT_MS, transfer.libcurlTimeoutMilliseconds)
         if let lowSpeed = timeouts.lowSpeedTime {
-            easy.set(CURLOPT_LOW_SPEED_TIME, max(1, (milliseconds(lowSpeed) + 999) / 1000))
+            // Whole seconds, rounded up (`milliseconds` is at least 1, and at most what libcurl can multiply by 1000).
+            easy.set(CURLOPT_LOW_SPEED_TIME, (milliseconds(lowSpeed) - 1) / 1000 + 1)
             easy.set(CURLOPT_LOW_SPEED_LIMIT, max(1, timeouts.lowSpeedLimit))
         } else {
             easy.set(CURLOPT_LOW_SPEED_TIME, 0)
@@ -297,12 +298,17 @@ enum CurlOptions {
         }
     }
 
-    /// Whole milliseconds, at least 1 (0 means "no limit" to libcurl), saturating rather than trapping for a
-    /// duration too long for an `Int` of milliseconds.
+    /// The longest time given to libcurl: 2⁵⁰ ms, about 35,700 years. libcurl multiplies and adds to the times it is
+    /// given (a low-speed time of 2⁶³ / 1000 seconds, times 1000, wrapped below zero and failed every call at once), so
+    /// a longer one, meaning "never", stops here.
+    static let longestMilliseconds = 1 << 50
+
+    /// Whole milliseconds, at least 1 (0 means "no limit" to libcurl), saturating at ``longestMilliseconds`` rather
+    /// than trapping or wrapping for a duration too long for libcurl.
     static func milliseconds(_ duration: Duration) -> Int {
         let (seconds, attoseconds) = duration.components
-        guard seconds < Int64.max / 1000 else { return Int.max }
         guard seconds >= 0 else { return 1 }
+        guard seconds < Int64(longestMilliseconds / 1000) else { return longestMilliseconds }
         return max(1, Int(seconds) * 1000 + Int(attoseconds / 1_000_000_000_000_000))
     }
 }
