@@ -37,7 +37,9 @@ struct CallRecord: Sendable {
 
     /// Milliseconds with a tenth, e.g. `12.3`, for messages and metadata.
     static func milliseconds(_ duration: Duration) -> String {
-        let tenths = Int((Double(duration.components.seconds) * 1e4 + Double(duration.components.attoseconds) / 1e14).rounded())
+        // Saturating: a duration past what an `Int` of tenths of milliseconds holds (about 29 million years) trapped.
+        let exact = (Double(duration.components.seconds) * 1e4 + Double(duration.components.attoseconds) / 1e14).rounded()
+        let tenths = exact >= 9e18 ? 9_000_000_000_000_000_000 : exact <= -9e18 ? -9_000_000_000_000_000_000 : Int(exact)
         return "\(tenths / 10).\(tenths % 10)"
     }
 }

@@ -77,6 +77,7 @@ def main():
         folder = os.path.join(home, "folder-session")
         run("--session", folder, "-a", "ada:s3cret", httpbin + "/basic-auth/ada/s3cret")
         other_host = httpbin.replace("127.0.0.1", "localhost")
+        check(other_host != httpbin, f"httpbin is on 127.0.0.1, so localhost names another host ({httpbin})")
         elsewhere = run("--no-pretty", "--session", folder, other_host + "/headers")
         home_again = run("--no-pretty", "--session", folder, httpbin + "/headers")
         check(elsewhere.returncode == 0 and "Authorization" not in elsewhere.stdout and "Basic" in home_again.stdout,

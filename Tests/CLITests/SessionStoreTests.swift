@@ -58,7 +58,7 @@ struct SessionStoreTests {
             let other = try #require(SessionStore.origin(of: HTTPRequest(url: URL(string: url)!)))
             #expect(try store.savedAuthorization(for: other) == nil, "\(url)")
         }
-        #expect(SessionStore.origin(of: HTTPRequest(url: URL(string: "http://[::1]:8080/")!)) == "http://::1:8080")
+        #expect(SessionStore.origin(of: HTTPRequest(url: URL(string: "http://[::1]:8080/")!)) == "http://[::1]:8080")
         try Data("Bearer t\n".utf8).write(to: URL(fileURLWithPath: store.authorizationFile))
         #expect(try store.savedAuthorization(for: origin) == nil)
     }

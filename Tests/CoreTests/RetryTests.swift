@@ -56,6 +56,49 @@ struct RetryTests {
         #expect(await policy.decision(for: attempt(number: 70, status: 503)) == .retry(after: day))
     }
 
+    /// The policy's properties are `var`s: undoing the initializer's clamps (a negative base, scale or jitter) gives no
+    /// negative delay and no trap; and jitter spreads retries that reached the cap below it, not all at one second.
+    @Test func settingsChangedAfterTheInitializerStillBackOffSanely() async {
+        var policy = RetryPolicy(retryLimit: 5000)
+        policy.exponentialBackoffBase = -2
+        policy.jitter = -1
+        for number in [1, 2, 3, 56, 57] {
+            guard case .retry(let delay) = await policy.decision(for: attempt(number: number, status: 503)) else {
+                Issue.record("retry \(number) was not retried"); continue
+            }
+            #expect(delay == .milliseconds(500), "base -2, retry \(number): \(delay)")
+        }
+        policy.exponentialBackoffBase = 2
+        policy.exponentialBackoffScale = -1
+        #expect(await policy.decision(for: attempt(number: 9, status: 503)) == .retry(after: .zero))
+        policy.exponentialBackoffScale = 0.5
+        policy.jitter = 0.5
+        var delays: Set<Duration> = []
+        for _ in 0..<20 {
+            guard case .retry(let delay) = await policy.decision(for: attempt(number: 100, status: 503)) else { continue }
+            #expect(delay >= .seconds(43_200) && delay <= .seconds(86_400), "\(delay)")
+            delays.insert(delay)
+        }
+        #expect(delays.count > 1, "every retry at the cap waits the same: \(delays)")
+    }
+
+    /// A retrier of one's own may ask for any delay; the stage waits a day at most (a delay past what the clock's
+    /// nanoseconds hold trapped in the sleep), and tells listeners the delay it keeps.
+    @Test func theStageWaitsADayAtMost() async throws {
+        struct Forever: Retrier {
+            func decision(for attempt: RetryAttempt) async -> RetryDecision {
+                attempt.number == 1 ? .retry(after: .seconds(Int64.max)) : .doNotRetry
+            }
+        }
+        let transport = MockTransport(always: .status(.serviceUnavailable))
+        let (session, recorder) = recordingSession(transport) { $0.retrier = Forever() }
+        let task = session.dataTask(with: mockRequest()).resume()
+        #expect(await eventually { recorder.events(of: .retrying).count == 1 })
+        #expect(recorder.events(of: .retrying).first?.retry?.delay == .seconds(86_400))
+        task.cancel()
+        #expect(transport.requests.count == 1)
+    }
+
     @Test func jitterStaysWithinItsFraction() async {
         let policy = RetryPolicy(jitter: 0.5)
         for _ in 0..<50 {

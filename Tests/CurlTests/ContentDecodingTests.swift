@@ -192,6 +192,22 @@ struct ContentDecodingTests {
         #expect(error?.message.contains("maximumSize") == true)
     }
 
+    /// Limits at the ends of their ranges: a ratio of `Int.max` (a way to write "no limit") lets any body through, where
+    /// its product with the bytes received overflowed and trapped once 2 bytes had come; a negative one refuses every
+    /// body past `ratioAppliesAbove`, as any ratio refuses a body above it.
+    @Test func ratioLimitsAtTheEndsOfTheirRange() throws {
+        var unlimited = DecompressionMeter(limits: .init(maximumSize: nil, maximumRatio: .max, ratioAppliesAbove: 0))
+        unlimited.received(2)
+        try unlimited.decoded(Int(Int32.max))
+        try unlimited.decoded(Int(Int32.max))
+        var negative = DecompressionMeter(limits: .init(maximumSize: .min, maximumRatio: -1, ratioAppliesAbove: 0))
+        negative.received(1)
+        #expect(throws: TransportError.self) { try negative.decoded(1) }
+        var negativeRatio = DecompressionMeter(limits: .init(maximumSize: nil, maximumRatio: .min, ratioAppliesAbove: 0))
+        negativeRatio.received(1)
+        #expect(throws: TransportError.self) { try negativeRatio.decoded(1) }
+    }
+
     @Test func smallBodiesPassTheRatioCheckWhateverTheirRatio() async throws {
         let strict = CurlTransport.Configuration.DecompressionLimits(maximumSize: nil, maximumRatio: 2, ratioAppliesAbove: 1 << 20)
         #expect(try await Self.decode(CompressedFixtures.gzipText, [.gzip], limits: strict) == Self.text)

@@ -211,6 +211,9 @@ import Testing
         #expect(record.bytesReceived == 20 && record.reusedConnection == true && record.redirects == 1)
         #expect(record.duration(until: start + .milliseconds(1234)) == .milliseconds(1234))
         #expect(CallRecord.milliseconds(.microseconds(12_345)) == "12.3")
+        // Saturating, where the conversion of the largest durations to an Int trapped (a retry delay of any size).
+        #expect(CallRecord.milliseconds(.seconds(Int64.max)) == "900000000000000000.0")
+        #expect(CallRecord.milliseconds(.seconds(Int64.min)) == "-900000000000000000.0")
         #expect(CallRecord.milliseconds(.zero) == "0.0")
     }
 }

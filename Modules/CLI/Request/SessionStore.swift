@@ -55,7 +55,8 @@ struct SessionStore: Equatable {
     /// (`https://example.com:443`); nil for a request without a URL.
     static func origin(of request: HTTPRequest) -> String? {
         guard let url = request.url, let scheme = url.scheme?.lowercased(), let host = url.host?.lowercased() else { return nil }
-        return "\(scheme)://\(host):\(url.port ?? (scheme == "https" ? 443 : 80))"
+        let bracketed = host.contains(":") ? "[\(host)]" : host   // an IPv6 address, as a URL writes it
+        return "\(scheme)://\(bracketed):\(url.port ?? (scheme == "https" ? 443 : 80))"
     }
 
     /// The `Authorization` value the session keeps for `origin`, if any: none for another origin, nor from a file that

@@ -62,17 +62,24 @@ public struct RetryPolicy: Retrier {
         return .retry(after: backoff(forRetry: attempt.number))
     }
 
-    /// The longest delay before a retry: a day. An exponential backoff passes any bound after a few dozen retries
-    /// (0.5 s × 2⁶⁹ is past what a `Duration` of milliseconds holds, and trapped), so a long run waits a day at most.
-    static let maximumBackoffSeconds: Double = 86_400
+    /// The longest delay before a retry, in seconds: a day. An exponential backoff passes any bound after a few dozen
+    /// retries (0.5 s × 2⁵⁵ is past what a `Duration` of milliseconds holds, and retry 56 trapped), so a long run
+    /// waits a day at most; with ``jitter``, a little less than a day, so that clients that all reached the cap do
+    /// not all retry at once.
+    public static let maximumBackoffSeconds: Double = 86_400
 
     /// The delay before retry `n` (1-based), jitter included, at most ``maximumBackoffSeconds``.
     func backoff(forRetry n: Int) -> Duration {
-        guard exponentialBackoffScale > 0 else { return .zero }
         let cap = Self.maximumBackoffSeconds
-        // `pow` gives infinity past the largest Double; `min` keeps the delay and its jitter's range finite.
-        var seconds = min(cap, exponentialBackoffScale * pow(exponentialBackoffBase, Double(n - 1)))
-        if jitter > 0 { seconds = min(cap, seconds + Double.random(in: 0...min(cap, seconds * jitter))) }
+        // Read through `max`: the properties are `var`s, so the initializer's clamps can be undone (a negative base
+        // gave negative delays, and a range of jitter that ends below zero traps).
+        let raw = max(0, exponentialBackoffScale) * pow(max(1, exponentialBackoffBase), Double(max(0, n - 1)))
+        var seconds = raw > 0 ? min(cap, raw) : 0   // 0 × ∞ is NaN: no delay, as a scale of 0 asks
+        let jitter = max(0, self.jitter)
+        if jitter > 0, seconds > 0 {
+            seconds += Double.random(in: 0...min(cap, seconds * jitter))
+            if seconds > cap { seconds = cap - Double.random(in: 0...min(cap, cap * jitter)) }
+        }
         return .milliseconds(Int64((seconds * 1000).rounded()))
     }
 

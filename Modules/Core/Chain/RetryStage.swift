@@ -34,9 +34,12 @@ struct RetryStage: Interceptor {
                 attempt = RetryAttempt(request: request, number: number, response: error.response, error: error)
             }
             let decision = await retrier.decision(for: attempt)
-            guard case .retry(let delay) = decision, body?.iterationBehavior != .single else {
+            guard case .retry(let asked) = decision, body?.iterationBehavior != .single else {
                 return try outcome.get()
             }
+            // Any retrier's delay (a server's `Retry-After` under a generous cap, a policy of one's own) waits a day at
+            // most, as `RetryPolicy`'s backoff does; a longer one trapped where the sleep converts it, and is a hang.
+            let delay = min(max(asked, .zero), .seconds(RetryPolicy.maximumBackoffSeconds))
             // A retry that would start after the call's deadline could only time out: keep this outcome.
             if let deadline = context.deadline, ContinuousClock.now + delay >= deadline { return try outcome.get() }
             if case .success(let response) = outcome {

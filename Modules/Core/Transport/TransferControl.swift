@@ -90,7 +90,9 @@ public struct TransferControl: Sendable {
     /// control is cancelled; if the control is suspended when the time is up, waits for resume.
     /// Transports use it to model server delays and retry back-off.
     public func sleep(for duration: Duration) async throws {
-        let sleeper = Task { try await Task.sleep(for: duration) }
+        // At most 68 years: the clock's deadline in nanoseconds must fit in 64 bits (`Task.sleep` traps past that).
+        let bounded = min(duration, .seconds(Int32.max))
+        let sleeper = Task { try await Task.sleep(for: bounded) }
         let observation = observe { state in
             if state == .cancelled { sleeper.cancel() }
         }

@@ -28,8 +28,10 @@ final class RequestBodyPipe: Sendable {
     /// The most bytes one read hands curl (a throttled body's packet size); `Int.max` for no limit.
     private let maximumRead: Int
 
+    /// A pipe that holds up to `limit` bytes, at least 1. With a limit of 0 or below, the pump waited even when curl
+    /// had taken every byte, and a wake-up that came before it waited was lost: a streamed upload stalled for good.
     init(limit: Int, maximumRead: Int? = nil) {
-        self.limit = limit
+        self.limit = max(1, limit)
         self.maximumRead = maximumRead ?? .max
     }
 

@@ -22,8 +22,10 @@ struct DecompressionMeter {
                 message: "the response body decodes to more than \(maximum) bytes (DecompressionLimits.maximumSize); \(wireBytes) bytes received so far"
             )
         }
+        // The product saturates: a ratio of `Int.max` (a way to write "no limit") overflowed once 2 bytes had come.
         if let ratio = limits.maximumRatio, decodedBytes > limits.ratioAppliesAbove,
-           decodedBytes > Int64(ratio) * max(wireBytes, 1) {
+           case let (allowed, overflow) = Int64(ratio).multipliedReportingOverflow(by: max(wireBytes, 1)),
+           ratio < 0 || (!overflow && decodedBytes > allowed) {
             throw TransportError(
                 .decompressionLimitExceeded,
                 message: "the response body decodes to \(decodedBytes) bytes from \(wireBytes), more than \(ratio) times its size (DecompressionLimits.maximumRatio): a decompression bomb?"
