@@ -1,5 +1,9 @@
 import CourierCore
 import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
+import Dispatch
 import Testing
 
 @Suite("Body")
@@ -83,5 +87,38 @@ struct BodyTests {
 
     @Test func directoryIsNotAFileBody() throws {
         #expect(throws: FileError.self) { _ = try Body(contentsOfFileAt: "/tmp") }
+    }
+
+    /// A named pipe, a device: refused at once as no regular file. A pipe with no writer made the open wait without end
+    /// (a request's timeout does not cover it): after 10 s a writer comes here, so such a failure ends.
+    @Test func aNamedPipeOrADeviceIsRefusedAtOnce() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("courier-fifo-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let pipe = directory.appendingPathComponent("pipe").path
+        #expect(mkfifo(pipe, 0o600) == 0)
+        for path in [pipe, "/dev/zero", "/dev/null"] {
+            let started = ContinuousClock.now
+            let made = offThePool(rescuing: pipe) { () -> FileError? in
+                do { _ = try Body(contentsOfFileAt: path); return nil } catch { return error as? FileError }
+            }
+            let error = await made.value
+            #expect(error?.description.contains("not a regular file") == true, "\(path): \(String(describing: error))")
+            #expect(ContinuousClock.now - started < .seconds(10), "\(path): the open waited for a writer")
+        }
+    }
+}
+
+/// Runs `work`, which may block in `open(2)`, on a thread of its own rather than Swift's pool (two blocked threads would
+/// stop the pool on two cores); after 10 s a writer opens `pipe`, so an open waiting for one ends.
+func offThePool<Value: Sendable>(rescuing pipe: String, _ work: @escaping @Sendable () -> Value) -> Task<Value, Never> {
+    DispatchQueue.global().asyncAfter(deadline: .now() + 10) {
+        let writer = open(pipe, O_WRONLY | O_NONBLOCK)
+        if writer >= 0 { close(writer) }
+    }
+    return Task {
+        await withCheckedContinuation { continuation in
+            DispatchQueue.global().async { continuation.resume(returning: work()) }
+        }
     }
 }

@@ -1,6 +1,10 @@
 import CourierCore
 import CourierMultipart
 import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
+import Dispatch
 import Testing
 
 @Suite struct FilePartTests {
@@ -78,6 +82,36 @@ import Testing
         let directory = #expect(throws: MultipartError.self) { try form.appendFile(at: "/tmp", name: "dir") }
         #expect(directory?.reason == .fileNotReachable)
         #expect(form.isEmpty)
+    }
+
+    /// A named pipe with no writer is refused at once (`fileNotReachable`, "not a regular file"): the open waited for
+    /// a writer without end, so `courier URL f@pipe` hung before its request began. After 10 s a writer comes here, so
+    /// such a failure ends.
+    @Test func aNamedPipeIsRefusedAtOnce() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("courier-fifo-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let pipe = directory.appendingPathComponent("pipe").path
+        #expect(mkfifo(pipe, 0o600) == 0)
+        let started = ContinuousClock.now
+        DispatchQueue.global().asyncAfter(deadline: .now() + 10) {
+            let writer = open(pipe, O_WRONLY | O_NONBLOCK)
+            if writer >= 0 { close(writer) }
+        }
+        // On a thread of its own, not Swift's pool, which a blocked open would stop on two cores.
+        let made = Task {
+            await withCheckedContinuation { (continuation: CheckedContinuation<MultipartError?, Never>) in
+                DispatchQueue.global().async {
+                    var form = MultipartFormData()
+                    do { try form.appendFile(at: pipe, name: "f"); continuation.resume(returning: nil) } catch {
+                        continuation.resume(returning: error as? MultipartError)
+                    }
+                }
+            }
+        }
+        let error = await made.value
+        #expect(error?.reason == .fileNotReachable && error?.description.contains("not a regular file") == true, "\(String(describing: error))")
+        #expect(ContinuousClock.now - started < .seconds(10), "the open waited for a writer")
     }
 
     /// A file that shrinks after it was measured fails the read instead of sending a short form.

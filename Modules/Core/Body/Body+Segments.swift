@@ -51,7 +51,7 @@ extension Body {
     /// The file is opened and measured now, so a missing or unreadable file fails here with a
     /// ``FileError`` rather than halfway through a transfer.
     public convenience init(contentsOfFileAt path: String, chunkSize: Int = Body.defaultFileChunkSize) throws {
-        let size = try FileDescriptor.openForReading(path).size()
+        let size = try FileDescriptor.openRegularFileForReading(path).size()
         self.init(segments: [.file(path: path, offset: 0, length: size)], chunkSize: chunkSize)
     }
 }
@@ -88,7 +88,7 @@ private struct SegmentReader {
                     advance()
                     continue
                 }
-                let descriptor = try file ?? FileDescriptor.openForReading(path)
+                let descriptor = try file ?? FileDescriptor.openRegularFileForReading(path)
                 file = descriptor
                 let want = Int(Swift.min(Int64(chunkSize), length - consumed))
                 let bytes = try descriptor.read(upTo: want, at: offset + consumed)

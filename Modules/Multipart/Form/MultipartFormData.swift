@@ -122,7 +122,7 @@ public struct MultipartFormData: Sendable {
     ) throws(MultipartError) {
         let length: Int64
         do {
-            length = try FileDescriptor.openForReading(path).size()
+            length = try FileDescriptor.openRegularFileForReading(path).size()
         } catch {
             throw MultipartError(.fileNotReachable, partName: name, path: path, detail: error.systemReason)
         }

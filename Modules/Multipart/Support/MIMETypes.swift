@@ -45,7 +45,7 @@ public struct MIMETypes: Sendable {
 
     /// A table from the `mime.types` file at `path`, or the built-in table alone when it cannot be read.
     public init(systemFile path: String) {
-        let text = (try? FileDescriptor.openForReading(path)).flatMap { file -> String? in
+        let text = (try? FileDescriptor.openRegularFileForReading(path)).flatMap { file -> String? in
             guard let size = try? file.size(), let bytes = try? file.read(upTo: Int(size), at: 0) else { return nil }
             return String(decoding: bytes, as: UTF8.self)
         }
