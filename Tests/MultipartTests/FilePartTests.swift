@@ -5,6 +5,7 @@ import FoundationEssentials
 import Glibc
 #endif
 import Dispatch
+import Synchronization
 import Testing
 
 @Suite struct FilePartTests {
@@ -85,33 +86,38 @@ import Testing
     }
 
     /// A named pipe with no writer is refused at once (`fileNotReachable`, "not a regular file"): the open waited for
-    /// a writer without end, so `courier URL f@pipe` hung before its request began. After 10 s a writer comes here, so
-    /// such a failure ends.
+    /// a writer without end, so `courier URL f@pipe` hung before its request began. A writer comes 10 s after the open
+    /// began, if it is still waiting, so such a failure ends and says so.
     @Test func aNamedPipeIsRefusedAtOnce() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("courier-fifo-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let pipe = directory.appendingPathComponent("pipe").path
         #expect(mkfifo(pipe, 0o600) == 0)
-        let started = ContinuousClock.now
-        DispatchQueue.global().asyncAfter(deadline: .now() + 10) {
-            let writer = open(pipe, O_WRONLY | O_NONBLOCK)
-            if writer >= 0 { close(writer) }
-        }
-        // On a thread of its own, not Swift's pool, which a blocked open would stop on two cores.
-        let made = Task {
-            await withCheckedContinuation { (continuation: CheckedContinuation<MultipartError?, Never>) in
-                DispatchQueue.global().async {
-                    var form = MultipartFormData()
-                    do { try form.appendFile(at: pipe, name: "f"); continuation.resume(returning: nil) } catch {
-                        continuation.resume(returning: error as? MultipartError)
-                    }
+        let progress = Progress()
+        // On a thread of its own, not Swift's pool, which a blocked open would stop on two cores; timed from the open's
+        // start, since a busy run can keep the work waiting for a thread for seconds.
+        let error = await withCheckedContinuation { (continuation: CheckedContinuation<MultipartError?, Never>) in
+            DispatchQueue.global().async {
+                DispatchQueue.global().asyncAfter(deadline: .now() + 10) {
+                    guard progress.state.compareExchange(expected: 0, desired: 2, ordering: .sequentiallyConsistent).exchanged else { return }
+                    let writer = open(pipe, O_WRONLY | O_NONBLOCK)
+                    if writer >= 0 { close(writer) }
                 }
+                var form = MultipartFormData()
+                var failure: MultipartError?
+                do { try form.appendFile(at: pipe, name: "f") } catch { failure = error as? MultipartError }
+                _ = progress.state.compareExchange(expected: 0, desired: 1, ordering: .sequentiallyConsistent)
+                continuation.resume(returning: failure)
             }
         }
-        let error = await made.value
         #expect(error?.reason == .fileNotReachable && error?.description.contains("not a regular file") == true, "\(String(describing: error))")
-        #expect(ContinuousClock.now - started < .seconds(10), "the open waited for a writer")
+        #expect(progress.state.load(ordering: .sequentiallyConsistent) == 1, "the open waited for a writer")
+    }
+
+    /// 0 while an open runs, 1 once it returned, 2 once a writer came first.
+    final class Progress: Sendable {
+        let state = Atomic<Int>(0)
     }
 
     /// A file that shrinks after it was measured fails the read instead of sending a short form.
