@@ -43,7 +43,7 @@ struct ContentLengthCheckTests {
     @Test func bodiesTheLengthDoesNotFrameAreNotChecked() {
         #expect(check(head(["0x5"], transferEncoding: "chunked")) == nil)
         #expect(check(head(["5", "10"], transferEncoding: "chunked"), .post) == nil)
-        #expect(ContentLengthCheck.read(head(["3"], transferEncoding: "chunked").headerFields) == .none)
+        #expect(ContentLengthCheck.read(head(["3"], transferEncoding: "chunked").headerFields) == .transferCoding(lastIsChunked: true))
         #expect(check(head(["0x5"]), .head) == nil)
         #expect(check(head(["0x5"], status: 204)) == nil)
         #expect(check(head(["5", "10"], status: 304)) == nil)
@@ -55,7 +55,21 @@ struct ContentLengthCheckTests {
         var fields = HTTPFields()
         fields.append(HTTPField(name: .contentLength, value: "0x5"))
         fields.append(HTTPField(name: .transferEncoding, value: "chunked"))
-        #expect(ContentLengthCheck.read(fields) == .none)
+        #expect(ContentLengthCheck.read(fields) == .transferCoding(lastIsChunked: true))
+    }
+
+    /// The reading names the last coding of the last `Transfer-Encoding` field that names one, which is what
+    /// ``BodyFraming`` frames by: blank fields and empty list elements name none.
+    @Test(arguments: [
+        (["chunked"], true), (["gzip"], false), (["gzip, chunked"], true), (["chunked, gzip"], false),
+        (["gzip", "chunked"], true), (["chunked", "gzip"], false), (["chunked", ""], true), (["chunked", " , "], true),
+        ([""], false), (["chunked,,"], true), (["CHUNKED"], true), (["chun\u{212A}ed"], false),
+    ] as [([String], Bool)])
+    func theLastCodingNamedIsRead(values: [String], lastIsChunked: Bool) {
+        var fields = HTTPFields()
+        fields.append(HTTPField(name: .contentLength, value: "5"))
+        for value in values { fields.append(HTTPField(name: .transferEncoding, value: value)) }
+        #expect(ContentLengthCheck.read(fields) == .transferCoding(lastIsChunked: lastIsChunked), "\(values)")
     }
 
     /// Courier sends no `Upgrade`, so a 101 is a switch nobody asked for, whatever the method: what follows is not HTTP.

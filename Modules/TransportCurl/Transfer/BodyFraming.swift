@@ -21,10 +21,10 @@ enum BodyFraming: Equatable {
     static func of(_ head: HTTPResponse, method: HTTPRequest.Method, reading: ContentLengthCheck.Reading) -> BodyFraming {
         let code = head.status.code
         if method == .head || (100..<200).contains(code) || code == 204 || code == 304 { return .none }
-        switch lastTransferCodingIsChunked(head.headerFields) {
-        case true?: return .chunked
-        case false?: return .connectionEnd
-        case nil: return reading.count == nil ? .connectionEnd : .length
+        switch reading {
+        case .transferCoding(let lastIsChunked): return lastIsChunked ? .chunked : .connectionEnd
+        case .count: return .length
+        case .none, .problem: return .connectionEnd
         }
     }
 
@@ -36,36 +36,5 @@ enum BodyFraming: Equatable {
         _ head: HTTPResponse, version: String, method: HTTPRequest.Method, reading: ContentLengthCheck.Reading
     ) -> Bool {
         version.utf8.starts(with: "HTTP/1".utf8) && of(head, method: method, reading: reading) == .connectionEnd
-    }
-
-    /// Whether the last coding the `Transfer-Encoding` fields name is chunked (false when they name none), or nil
-    /// without the field. Read from the values' bytes: no array of codings per head.
-    private static func lastTransferCodingIsChunked(_ fields: HTTPFields) -> Bool? {
-        var chunked: Bool?
-        for field in fields where field.name.matches(.transferEncoding) {
-            chunked = chunked ?? false
-            field.withUnsafeBytesOfValue { value in
-                var end = value.count
-                while end > 0 {
-                    // The coding that ends at `end`: back to the comma before it, spaces and tabs at its ends skipped.
-                    var start = end
-                    while start > 0, value[start - 1] != UInt8(ascii: ",") { start -= 1 }
-                    var first = start, last = end
-                    while first < last, value[first] == 0x20 || value[first] == 0x09 { first += 1 }
-                    while last > first, value[last - 1] == 0x20 || value[last - 1] == 0x09 { last -= 1 }
-                    if first < last {
-                        chunked = isChunked(UnsafeBufferPointer(rebasing: value[first..<last]))
-                        return
-                    }
-                    end = start - 1
-                }
-            }
-        }
-        return chunked
-    }
-
-    /// `chunked`, in any case.
-    private static func isChunked(_ coding: UnsafeBufferPointer<UInt8>) -> Bool {
-        coding.count == 7 && zip(coding, "chunked".utf8).allSatisfy { $0 | 0x20 == $1 }
     }
 }

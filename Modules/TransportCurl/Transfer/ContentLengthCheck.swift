@@ -9,13 +9,17 @@ import HTTPTypes
 /// them, meant takes a wrong body, or the next response's bytes for this one's.
 ///
 /// Pure, so it is tested without a socket. A list of equal counts (`10, 10`, or two fields of `10`) is one count, as
-/// RFC 9110 section 8.6 allows, because a proxy that joins fields makes it.
+/// RFC 9110 section 8.6 allows, because a proxy that joins fields makes it. The same walk over the fields reads the
+/// `Transfer-Encoding` that frames a body in a length's place, so that ``BodyFraming`` needs no walk of its own.
 enum ContentLengthCheck {
     /// What a head's fields say of its body's length.
     enum Reading: Equatable {
-        /// No `Content-Length`, or a `Transfer-Encoding`, which frames the body in its place (rule 3) and which libcurl
-        /// then frames by, whatever the length says.
+        /// Neither `Content-Length` nor `Transfer-Encoding`.
         case none
+        /// A `Transfer-Encoding`, which frames the body in a length's place (rule 3) and which libcurl then frames by,
+        /// whatever a length beside it says: the last chunk ends the body when the last coding named is chunked, the
+        /// connection's end when it is another or none.
+        case transferCoding(lastIsChunked: Bool)
         /// One count of bytes.
         case count(Int64)
         /// Why the fields give no one count.
@@ -45,9 +49,13 @@ enum ContentLengthCheck {
     static func read(_ fields: HTTPFields) -> Reading {
         var count: Int64?
         var problem: String?
+        var lastCodingIsChunked: Bool?
         for field in fields {
-            if field.name.matches(.transferEncoding) { return .none }
-            guard problem == nil, field.name.matches(.contentLength) else { continue }
+            if field.name.matches(.transferEncoding) {
+                lastCodingIsChunked = Self.lastCodingIsChunked(field) ?? lastCodingIsChunked ?? false
+                continue
+            }
+            guard lastCodingIsChunked == nil, problem == nil, field.name.matches(.contentLength) else { continue }
             problem = field.withUnsafeBytesOfValue { value in
                 // The comma-separated counts of the value, walked in place (no array of pieces per response).
                 var start = 0
@@ -66,8 +74,33 @@ enum ContentLengthCheck {
                 return nil
             }
         }
+        if let lastCodingIsChunked { return .transferCoding(lastIsChunked: lastCodingIsChunked) }
         if let problem { return .problem(problem) }
         return count.map(Reading.count) ?? .none
+    }
+
+    /// Whether the last coding a `Transfer-Encoding` field names is chunked, or nil when it names none (blank, or
+    /// commas only). Walked back from the value's end in place: no array of codings per head.
+    private static func lastCodingIsChunked(_ field: HTTPField) -> Bool? {
+        field.withUnsafeBytesOfValue { value in
+            var end = value.count
+            while end > 0 {
+                // The coding that ends at `end`: back to the comma before it, spaces and tabs at its ends skipped.
+                var start = end
+                while start > 0, value[start - 1] != UInt8(ascii: ",") { start -= 1 }
+                var first = start, last = end
+                while first < last, value[first] == 0x20 || value[first] == 0x09 { first += 1 }
+                while last > first, value[last - 1] == 0x20 || value[last - 1] == 0x09 { last -= 1 }
+                if first < last { return isChunked(UnsafeBufferPointer(rebasing: value[first..<last])) }
+                end = start - 1
+            }
+            return nil
+        }
+    }
+
+    /// `chunked`, ASCII letters in any case: a `K` that is the Kelvin sign does not make one, as libcurl reads bytes.
+    private static func isChunked(_ coding: UnsafeBufferPointer<UInt8>) -> Bool {
+        coding.count == 7 && zip(coding, "chunked".utf8).allSatisfy { $0 | 0x20 == $1 }
     }
 
     /// `1*DIGIT` between optional spaces and tabs, as a count that fits in 63 bits, or nil.

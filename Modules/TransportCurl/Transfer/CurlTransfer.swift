@@ -593,6 +593,8 @@ final class CurlTransfer: @unchecked Sendable {
             if let template = parser.repeatedTemplate {
                 // Read once, for the template, which frames its body (``HeadTemplate``).
                 announcedLength = template.contentLength
+                // `.none`: a template that ends with its connection has neither a count nor a last chunked coding;
+                // only this request's method (a HEAD) can still take its body away.
                 if template.endsWithConnection, needsCloseNotify(parsed, reading: .none), !watchForCloseNotify() { return false }
             } else {
                 // Refused before libcurl reads a byte of the body by a length the server did not give (it would
