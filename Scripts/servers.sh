@@ -5,7 +5,7 @@
 # TLS with an unrelated chain, nginx with mutual TLS, and the TLS recorder; for the chaos tests: the chaos server
 # (HTTP/1.1 cut, reset, lying and stalling at chosen offsets) and the TLS chaos server (HTTP/2 RST_STREAM and
 # GOAWAY over TLS, TLS handshakes that fail); for streaming: the SSE server (server-sent events, line and NDJSON
-# streams).
+# streams); and the SOCKS5 proxy.
 #
 # Usage: Scripts/servers.sh start|stop|status|env
 #   start   generates what is missing (certificates, big files), starts what is not running, waits until
@@ -19,8 +19,8 @@
 # COURIER_PROXY_PORT (18085), COURIER_SINK_PORT (18086), COURIER_COMPRESSION_PORT (18087, its cache of
 # generated bodies in $STATE/compressed), COURIER_TLS_OTHER_PORT (18090), COURIER_MTLS_PORT (18091),
 # COURIER_TLS_RECORDER_PORT (18092), COURIER_CHAOS_PORT (18093), COURIER_TLS_CHAOS_PORT (18094),
-# COURIER_SSE_PORT (18095), COURIER_TLS_H1_PORT (18096), COURIER_HTTPBIN_WORKERS (2, each with 8 threads),
-# COURIER_NGINX_WORKERS (1), COURIER_NGINX_ACCESS_LOG (on; "off" for benchmarks that must not write a line per request).
+# COURIER_SSE_PORT (18095), COURIER_TLS_H1_PORT (18096), COURIER_SOCKS_PORT (18097), COURIER_HTTPBIN_WORKERS (2,
+# each with 8 threads), COURIER_NGINX_WORKERS (1), COURIER_NGINX_ACCESS_LOG (on; "off" for benchmarks that must not write a line per request).
 # `start` records the settings it used in the state directory; `env`, `status` and `stop` use them unless
 # overridden, and so does a `start` while servers run (one with other settings then fails: stop first).
 set -euo pipefail
@@ -35,7 +35,7 @@ CERTS="$STATE/certs"
 FILES="$STATE/files"
 LOGS="$STATE/logs"
 SOCKET="$STATE/nginx.sock"
-SERVERS=(httpbin nginx fault proxy sink compression recorder chaos tlschaos sse)
+SERVERS=(httpbin nginx fault proxy sink compression recorder chaos tlschaos sse socks)
 
 # What a live server's command line contains, so a recycled pid is never taken for (or killed as) one.
 signature() {
@@ -50,6 +50,7 @@ signature() {
         chaos) echo "chaos_server.py" ;;
         tlschaos) echo "tls_chaos_server.py" ;;
         sse) echo "sse_server.py" ;;
+        socks) echo "socks_server.py" ;;
     esac
 }
 log_of() { echo "$LOGS/$1.log"; }
@@ -99,12 +100,13 @@ CHAOS_PORT="$(setting COURIER_CHAOS_PORT 18093)"
 TLS_CHAOS_PORT="$(setting COURIER_TLS_CHAOS_PORT 18094)"
 SSE_PORT="$(setting COURIER_SSE_PORT 18095)"
 TLS_H1_PORT="$(setting COURIER_TLS_H1_PORT 18096)"
+SOCKS_PORT="$(setting COURIER_SOCKS_PORT 18097)"
 HTTPBIN_WORKERS="$(setting COURIER_HTTPBIN_WORKERS 2)"
 NGINX_WORKERS="$(setting COURIER_NGINX_WORKERS 1)"
 NGINX_ACCESS_LOG="$(setting COURIER_NGINX_ACCESS_LOG on)"
 for port in "$HTTPBIN_PORT" "$NGINX_PORT" "$H2C_PORT" "$TLS_PORT" "$FAULT_PORT" "$PROXY_PORT" "$SINK_PORT" \
     "$COMPRESSION_PORT" "$TLS_OTHER_PORT" "$MTLS_PORT" "$RECORDER_PORT" "$CHAOS_PORT" "$TLS_CHAOS_PORT" \
-    "$SSE_PORT" "$TLS_H1_PORT" "$HTTPBIN_WORKERS" "$NGINX_WORKERS"; do
+    "$SSE_PORT" "$TLS_H1_PORT" "$SOCKS_PORT" "$HTTPBIN_WORKERS" "$NGINX_WORKERS"; do
     [[ "$port" =~ ^[1-9][0-9]*$ ]] && [ "$port" -le 65535 ] ||
         die "not a port or a count: '$port' (check the COURIER_*_PORT and COURIER_*_WORKERS variables)"
 done
@@ -125,6 +127,7 @@ RECORDER_URL="https://127.0.0.1:$RECORDER_PORT"
 CHAOS_URL="http://127.0.0.1:$CHAOS_PORT"
 TLS_CHAOS_URL="https://127.0.0.1:$TLS_CHAOS_PORT"
 SSE_URL="http://127.0.0.1:$SSE_PORT"
+SOCKS_URL="socks5h://127.0.0.1:$SOCKS_PORT"
 
 # --- processes ---------------------------------------------------------------------------------------
 
@@ -188,6 +191,7 @@ probe() {
         chaos) pid_of chaos >/dev/null && "${curl[@]}" "$CHAOS_URL/health" ;;
         tlschaos) pid_of tlschaos >/dev/null && "${curl[@]}" --http2 --cacert "$CERTS/root.pem" "$TLS_CHAOS_URL/health" ;;
         sse) pid_of sse >/dev/null && "${curl[@]}" "$SSE_URL/health" ;;
+        socks) pid_of socks >/dev/null && "${curl[@]}" --noproxy '' -x "$SOCKS_URL" "$HTTPBIN_URL/get" ;;
     esac
 }
 
@@ -301,6 +305,7 @@ COURIER_CHAOS_PORT=$CHAOS_PORT
 COURIER_TLS_CHAOS_PORT=$TLS_CHAOS_PORT
 COURIER_SSE_PORT=$SSE_PORT
 COURIER_TLS_H1_PORT=$TLS_H1_PORT
+COURIER_SOCKS_PORT=$SOCKS_PORT
 COURIER_HTTPBIN_WORKERS=$HTTPBIN_WORKERS
 COURIER_NGINX_WORKERS=$NGINX_WORKERS
 COURIER_NGINX_ACCESS_LOG=$NGINX_ACCESS_LOG
@@ -352,6 +357,7 @@ cmd_start() {
             chaos) port_free "$CHAOS_PORT" "the chaos server" ;;
             tlschaos) port_free "$TLS_CHAOS_PORT" "the TLS chaos server" ;;
             sse) port_free "$SSE_PORT" "the SSE server" ;;
+            socks) port_free "$SOCKS_PORT" "the SOCKS5 proxy" ;;
         esac
     done
     for name in "${started[@]}"; do
@@ -359,7 +365,7 @@ cmd_start() {
             httpbin) start_httpbin ;;
             nginx) start_nginx ;;
             fault) start_python_server fault fault_server.py "$FAULT_PORT" ;;
-            proxy) start_python_server proxy proxy_server.py "$PROXY_PORT" ;;
+            proxy) start_python_server proxy proxy_server.py "$PROXY_PORT" --certs "$CERTS" ;;
             sink) start_python_server sink upload_sink.py "$SINK_PORT" ;;
             compression) start_python_server compression compression_server.py "$COMPRESSION_PORT" \
                 --cache-dir "$STATE/compressed" ;;
@@ -369,6 +375,7 @@ cmd_start() {
             tlschaos) start_python_server tlschaos tls_chaos_server.py "$TLS_CHAOS_PORT" \
                 --cert "$CERTS/chain.pem" --key "$CERTS/leaf.key" ;;
             sse) start_python_server sse sse_server.py "$SSE_PORT" ;;
+            socks) start_python_server socks socks_server.py "$SOCKS_PORT" ;;
         esac
     done
 
@@ -382,6 +389,7 @@ cmd_start() {
     wait_until_ready chaos 10
     wait_until_ready tlschaos 10
     wait_until_ready sse 10
+    wait_until_ready socks 10
     if [ ${#started[@]} -eq 0 ]; then
         log "servers already running (state in $STATE)"
     else
@@ -391,7 +399,7 @@ cmd_start() {
 
 cmd_stop() {
     local name
-    for name in sse tlschaos chaos recorder compression sink proxy fault nginx httpbin; do stop_server "$name"; done
+    for name in socks sse tlschaos chaos recorder compression sink proxy fault nginx httpbin; do stop_server "$name"; done
     log "servers stopped"
 }
 
@@ -409,6 +417,7 @@ cmd_status() {
             chaos) where="$CHAOS_URL (chaos)" ;;
             tlschaos) where="$TLS_CHAOS_URL (TLS chaos: HTTP/2 faults, handshake faults)" ;;
             sse) where="$SSE_URL (SSE: server-sent events, line and NDJSON streams)" ;;
+            socks) where="$SOCKS_URL (SOCKS5 proxy)" ;;
         esac
         if pid="$(pid_of "$name")"; then
             printf '%-12s running  pid %-7s %s\n' "$name" "$pid" "$where"
@@ -427,7 +436,7 @@ cmd_env() {
         COURIER_PROXY_URL=PROXY_URL COURIER_SINK_URL=SINK_URL COURIER_COMPRESSION_URL=COMPRESSION_URL \
         COURIER_TLS_OTHER_URL=TLS_OTHER_URL COURIER_MTLS_URL=MTLS_URL COURIER_TLS_RECORDER_URL=RECORDER_URL \
         COURIER_CHAOS_URL=CHAOS_URL COURIER_TLS_CHAOS_URL=TLS_CHAOS_URL COURIER_SSE_URL=SSE_URL \
-        COURIER_TLS_H1_URL=TLS_H1_URL; do
+        COURIER_TLS_H1_URL=TLS_H1_URL COURIER_SOCKS_URL=SOCKS_URL; do
         value="${name#*=}"
         printf 'export %s=%q\n' "${name%%=*}" "${!value}"
     done

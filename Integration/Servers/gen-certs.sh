@@ -15,6 +15,12 @@
 #   client.pem client.key               a client certificate (clientAuth) under client-ca, its key unencrypted
 #   client-encrypted.key                the same key, encrypted with the password in client-password.txt
 #   other.key                           a key that belongs to no certificate (for a mismatched pair)
+# and what the test proxy's intercepting users present in place of the origin (Integration/Servers/README.md):
+#   interceptor.pem (+ .key), interceptor-chain.pem
+#                                       a leaf under the intermediate for localhost and 127.0.0.1 with a key of
+#                                       its own: what a proxy holding a trusted CA would forge
+#   untrusted-interceptor.pem (+ .key), untrusted-interceptor-chain.pem
+#                                       the same names under intermediate2, a CA the clients do not trust
 # Idempotent: when every file is there, the chains verify and no certificate (but LX) expires within 30 days,
 # nothing is written. Otherwise the whole set is generated anew in a temporary directory and moved in.
 # COURIER_CERT_DAYS sets every certificate's lifetime in days (default: 3650 for CAs, 825 for the others);
@@ -33,7 +39,8 @@ FILES=(root.pem root.key intermediate.pem intermediate.key leaf.pem leaf.key cha
     root2.pem root2.key intermediate2.pem intermediate2.key leaf2.pem leaf2.key chain2.pem
     ss-nd.pem ss-nd.key ss-cn.pem ss-cn.key ss-san.pem ss-san.key expired.pem expired.key
     wrong-host.pem wrong-host.key client-ca.pem client-ca.key client.pem client.key client-encrypted.key
-    client-password.txt other.key)
+    client-password.txt other.key interceptor.pem interceptor.key interceptor-chain.pem
+    untrusted-interceptor.pem untrusted-interceptor.key untrusted-interceptor-chain.pem)
 
 # make_key NAME: an EC P-256 private key in NAME.key (PKCS#8 PEM).
 make_key() {
@@ -153,6 +160,10 @@ generate_all() {
     openssl pkey -in client.key -aes-256-cbc -passout "pass:$CLIENT_PASSWORD" -out client-encrypted.key
     chmod 600 client-encrypted.key
     make_key other
+    make_cert interceptor "/O=Courier Tests/CN=localhost" intermediate "DNS:localhost,IP:127.0.0.1"
+    cat interceptor.pem intermediate.pem >interceptor-chain.pem
+    make_cert untrusted-interceptor "/O=Courier Tests/CN=localhost" intermediate2 "DNS:localhost,IP:127.0.0.1"
+    cat untrusted-interceptor.pem intermediate2.pem >untrusted-interceptor-chain.pem
 }
 
 # The public key of a certificate and of a private key, to check that they belong together.
@@ -162,7 +173,8 @@ key_pubkey() { openssl pkey -in "$1" -pubout; }
 is_valid() {
     local dir="$1" file cert
     for file in "${FILES[@]}"; do [ -s "$dir/$file" ] || return 1; done
-    for cert in root intermediate leaf root2 intermediate2 leaf2 ss-nd ss-cn ss-san wrong-host client-ca client; do
+    for cert in root intermediate leaf root2 intermediate2 leaf2 ss-nd ss-cn ss-san wrong-host client-ca client \
+        interceptor untrusted-interceptor; do
         openssl x509 -in "$dir/$cert.pem" -noout -checkend $((30 * 86400)) >/dev/null 2>&1 || return 1
         [ "$(cert_pubkey "$dir/$cert.pem")" = "$(key_pubkey "$dir/$cert.key")" ] || return 1
     done
@@ -176,6 +188,10 @@ is_valid() {
     openssl verify -CAfile "$dir/root.pem" -untrusted "$dir/chain.pem" "$dir/leaf.pem" >/dev/null 2>&1 || return 1
     openssl x509 -in "$dir/leaf.pem" -noout -checkhost localhost 2>/dev/null | grep -q 'does match' || return 1
     openssl x509 -in "$dir/leaf.pem" -noout -checkip 127.0.0.1 2>/dev/null | grep -q 'does match' || return 1
+    openssl verify -CAfile "$dir/root.pem" -untrusted "$dir/interceptor-chain.pem" "$dir/interceptor.pem" \
+        >/dev/null 2>&1 || return 1
+    openssl verify -CAfile "$dir/root2.pem" -untrusted "$dir/untrusted-interceptor-chain.pem" \
+        "$dir/untrusted-interceptor.pem" >/dev/null 2>&1 || return 1
 }
 
 mkdir -p "$OUT"

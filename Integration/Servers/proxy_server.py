@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Courier's test forward proxy: a tiny HTTP/1.1 forward proxy (stdlib only) for plain http:// targets.
+"""Courier's test forward proxy: a tiny HTTP/1.1 forward proxy (stdlib only), for http:// targets and for
+CONNECT tunnels.
 
 A client configured with this proxy sends absolute-form requests (`GET http://127.0.0.1:18080/get HTTP/1.1`);
 the proxy forwards each to its target over a new connection and relays the answer, with
@@ -7,25 +8,49 @@ the proxy forwards each to its target over a new connection and relays the answe
 either side that the request went through it. Bodies stream both ways (Content-Length or chunked).
 
 - Targets must be http://127.0.0.1:PORT/... or http://localhost:PORT/...; any other host gets a 403 and is
-  never connected to. CONNECT (tunnels, https:// targets) is refused: 407 Proxy Authentication Required (with
-  `Proxy-Authenticate: Basic realm="courier-test-proxy"`) unless it carries the Basic credentials
-  courier:proxy-secret, and then 405, since this proxy makes no tunnels. So a client sees both ways a proxy
-  says no to a tunnel, and whether it sent the credentials of its proxy URL.
+  never connected to. A target that cannot be reached gets a 502.
+- CONNECT (https:// targets) wants the Basic credentials USER:proxy-secret: without them, 407 Proxy
+  Authentication Required with `Proxy-Authenticate: Basic realm="courier-test-proxy"`. The user name says what
+  the proxy does (Integration/Servers/README.md has the table):
+  - `courier`, or any name starting `tunnel-`: a tunnel to 127.0.0.1 or localhost (any other host: 403, never
+    connected to; a port nobody listens on: 502). Bytes are copied both ways as they come, and an end is passed
+    on as it came: a FIN as a FIN (half-closed), an RST as an RST, so a TLS connection ends through the tunnel
+    as it ended at the server;
+  - `refuse`: 405, as a proxy that makes no tunnels;
+  - `intercept`: 200, then the proxy answers the TLS handshake itself with `interceptor-chain.pem`, a
+    certificate for localhost and 127.0.0.1 under the clients' trusted intermediate but with a key of its own
+    (what a proxy holding a trusted CA forges), and any request inside with 200 `intercepted`;
+  - `intercept-untrusted`: the same with `untrusted-interceptor-chain.pem`, under a CA the clients do not trust;
+  - `stall-before-answer`: the CONNECT is never answered (the connection is held 120 s);
+  - `stall-after-answer`: 200, then nothing (held 120 s);
+  - `close-after-answer`: 200, then the connection is closed;
+  - `endless-answer`: a 200 whose head never ends (header fields at full speed, up to 1 GB).
+- `GET /connects?user=NAME` (origin-form) answers JSON: how many CONNECTs that user sent (`count`), their
+  targets, and the header fields of the last one (`lastHeaders`), so a test can see what reached the proxy.
 - An origin-form request to the proxy itself (`GET /health`) gets 200 "ok\\n": the readiness probe.
-- A target that cannot be reached gets a 502.
 - Client connections are kept alive between requests; hop-by-hop headers are not forwarded.
 
-Usage: proxy_server.py [--host 127.0.0.1] --port PORT [--pid-file FILE]
-It listens on 127.0.0.1 only (any other --host is refused) and exits on SIGTERM or SIGINT.
+Usage: proxy_server.py [--host 127.0.0.1] --port PORT --certs DIR [--pid-file FILE]
+DIR holds gen-certs.sh's files. It listens on 127.0.0.1 only (any other --host is refused) and exits on SIGTERM
+or SIGINT.
 """
 
 import base64
+import binascii
 import http.client
+import json
+import os
+import socket
+import ssl
+import threading
 import loopback_server
-from urllib.parse import urlsplit
+from urllib.parse import parse_qs, urlsplit
 
 VIA = "1.1 courier-test-proxy"
-CREDENTIALS = base64.b64encode(b"courier:proxy-secret").decode()
+PASSWORD = "proxy-secret"
+INTERCEPTOR_CHAINS = {"intercept": "interceptor", "intercept-untrusted": "untrusted-interceptor"}
+HELD_SECONDS = 120
+IDLE_TUNNEL_SECONDS = 300
 ALLOWED_TARGETS = ("127.0.0.1", "localhost")
 HOP_BY_HOP = {
     "connection", "keep-alive", "proxy-connection", "proxy-authenticate", "proxy-authorization",
@@ -37,16 +62,36 @@ CHUNK = 64 * 1024
 log = loopback_server.logger("proxy_server")
 
 
+class ConnectLog:
+    """The CONNECTs each proxy user sent: their targets and the header fields of the last one."""
+
+    lock = threading.Lock()
+    users = {}
+
+    @classmethod
+    def record(cls, user, target, headers):
+        with cls.lock:
+            entry = cls.users.setdefault(user, {"count": 0, "targets": [], "lastHeaders": {}})
+            entry["count"] += 1
+            entry["targets"] = (entry["targets"] + [target])[-100:]
+            entry["lastHeaders"] = {name: value for name, value in headers.items()}
+
+    @classmethod
+    def report(cls, user):
+        with cls.lock:
+            return json.loads(json.dumps(cls.users.get(user, {"count": 0, "targets": [], "lastHeaders": {}})))
+
+
 class ProxyHandler(loopback_server.HTTPRequestHandler):
     server_version = "courier-test-proxy"
     log = staticmethod(log)
 
-    def answer(self, status, text):
+    def answer(self, status, text, content_type="text/plain"):
         if status >= 400:
             self.close_connection = True  # the request's body, if any, was not read
         body = text.encode()
         self.send_response(status)
-        self.send_header("Content-Type", "text/plain")
+        self.send_header("Content-Type", content_type)
         self.send_header("Content-Length", str(len(body)))
         self.send_header("Via", VIA)
         if status == 407:
@@ -57,14 +102,112 @@ class ProxyHandler(loopback_server.HTTPRequestHandler):
 
     def do_CONNECT(self):
         self.close_connection = True
-        if self.headers.get("Proxy-Authorization", "") != "Basic " + CREDENTIALS:
+        user = self.proxy_user()
+        if user is None:
             return self.answer(407, "this proxy wants credentials for a CONNECT\n")
-        self.answer(405, "CONNECT is not supported by this test proxy\n")
+        ConnectLog.record(user, self.path, self.headers)
+        if user == "refuse":
+            return self.answer(405, "this proxy user makes no tunnels\n")
+        host, _, port = self.path.rpartition(":")
+        host = host.strip("[]")
+        if host not in ALLOWED_TARGETS:
+            return self.answer(403, "tunnel to %s refused: this proxy connects to 127.0.0.1 and localhost only\n"
+                               % host)
+        if not port.isdigit() or not 0 < int(port) < 65536:
+            return self.answer(400, "a CONNECT target is host:port\n")
+        if user == "stall-before-answer":
+            return loopback_server.hold_open(self.connection, HELD_SECONDS)
+        if user == "endless-answer":
+            return self.endless_answer()
+        if user in ("stall-after-answer", "close-after-answer") or user in INTERCEPTOR_CHAINS:
+            self.established()
+            if user == "stall-after-answer":
+                loopback_server.hold_open(self.connection, HELD_SECONDS)
+            elif user in INTERCEPTOR_CHAINS:
+                self.intercept(INTERCEPTOR_CHAINS[user])
+            return
+        if user != "courier" and not user.startswith("tunnel-"):
+            return self.answer(403, "no such proxy user: %s\n" % user)
+        try:
+            upstream = socket.create_connection(("127.0.0.1", int(port)), timeout=10)
+        except OSError as error:
+            return self.answer(502, "tunnel to %s failed: %s\n" % (self.path, error))
+        loopback_server.prepare_connection(upstream)
+        self.established()
+        loopback_server.relay(self.connection, upstream, IDLE_TUNNEL_SECONDS, first=self.read_ahead())
+
+    def proxy_user(self):
+        """The user name of the request's Basic credentials when their password is the proxy's, else None."""
+        scheme, _, encoded = self.headers.get("Proxy-Authorization", "").partition(" ")
+        if scheme.lower() != "basic":
+            return None
+        try:
+            user, _, password = base64.b64decode(encoded, validate=True).decode("utf-8").partition(":")
+        except (binascii.Error, UnicodeDecodeError):
+            return None
+        return user if password == PASSWORD else None
+
+    def established(self):
+        self.log_request(200)
+        self.wfile.write(b"HTTP/1.1 200 Connection established\r\nVia: " + VIA.encode() + b"\r\n\r\n")
+        self.wfile.flush()
+
+    def endless_answer(self):
+        """A 200 whose head never ends: header fields at full speed until the client goes, or 1 GB."""
+        self.log_request(200)
+        line = b"X-Filler: " + b"x" * 1000 + b"\r\n"
+        try:
+            self.wfile.write(b"HTTP/1.1 200 Connection established\r\n")
+            for _ in range(1_000_000):
+                self.wfile.write(line)
+        except OSError:
+            pass
+
+    def read_ahead(self):
+        """What the client sent after its CONNECT head that rfile has read already (nothing, from a client that
+        waits for the 200, as it should)."""
+        self.connection.setblocking(False)
+        try:
+            return self.rfile.read1(65536) or b""
+        except BlockingIOError:
+            return b""
+        finally:
+            self.connection.setblocking(True)
+
+    def intercept(self, chain):
+        """Answers the client's TLS handshake with `chain` instead of the origin's certificate, then any request
+        with 200 `intercepted`: what a client must refuse unless it trusts the forging CA and pins nothing."""
+        certs = self.server.certs
+        context = loopback_server.tls_context(os.path.join(certs, chain + "-chain.pem"),
+                                              os.path.join(certs, chain + ".key"), ["http/1.1"])
+        self.connection.settimeout(10)
+        try:
+            tls = context.wrap_socket(self.connection, server_side=True)
+        except (ssl.SSLError, OSError) as error:
+            self.log("%s refused the intercepting certificate: %s" % (self.address_string(), error))
+            return
+        try:
+            head = b""
+            while b"\r\n\r\n" not in head and len(head) < loopback_server.MAX_HEAD:
+                data = tls.recv(4096)
+                if not data:
+                    return
+                head += data
+            tls.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 12\r\n"
+                        b"Connection: close\r\n\r\nintercepted\n")
+            tls.unwrap()
+        except (ssl.SSLError, OSError):
+            pass
+        finally:
+            loopback_server.close_quietly(tls)
 
     def forward(self):
         if self.path.startswith("/"):
             if self.path == "/health":
                 return self.answer(200, "ok\n")
+            if self.path.startswith("/connects?"):
+                users = parse_qs(urlsplit(self.path).query).get("user", [""])
+                return self.answer(200, json.dumps(ConnectLog.report(users[0])) + "\n", "application/json")
             return self.answer(400, "a proxy request needs an absolute-form target (http://host:port/path)\n")
         target = urlsplit(self.path)
         if target.scheme != "http" or not target.hostname:
@@ -177,8 +320,13 @@ class ProxyHandler(loopback_server.HTTPRequestHandler):
 
 
 def main():
-    loopback_server.run("Courier's test forward proxy (see the module docstring).", ProxyHandler, log,
-                        loopback_server.ThreadingHTTPServer)
+    parsed = loopback_server.arguments(
+        "Courier's test forward proxy (see the module docstring).",
+        lambda parser: parser.add_argument("--certs", required=True,
+                                           help="the directory of gen-certs.sh's files (the interceptors' chains)"))
+    server = loopback_server.listen(ProxyHandler, parsed, loopback_server.ThreadingHTTPServer)
+    server.certs = parsed.certs
+    loopback_server.serve(server, parsed, log)
 
 
 if __name__ == "__main__":

@@ -113,8 +113,59 @@ check "proxy keeps the client connection" "$(p -o /dev/null -o /dev/null -w '%{n
 check "proxy refuses other hosts" "$(p -o /dev/null -w '%{http_code}' http://127.0.0.2:9/get)" 403
 check "proxy asks for credentials for a CONNECT (curl 7.88: 56)" \
     "$(p -m 3 -p -o /dev/null http://127.0.0.1:9/ 2>&1; echo "exit $?")" '.*CONNECT tunnel failed, response 407.*exit 56'
-check "proxy refuses CONNECT with its credentials (curl 7.88: 56)" \
-    "$(curl -sS --noproxy '' -x "http://courier:proxy-secret@${COURIER_PROXY_URL#http://}" -m 3 -p -o /dev/null http://127.0.0.1:9/ 2>&1; echo "exit $?")" '.*CONNECT tunnel failed, response 405.*exit 56'
+check "proxy user refuse: no tunnel (curl 7.88: 56)" \
+    "$(curl -sS --noproxy '' -x "http://refuse:proxy-secret@${COURIER_PROXY_URL#http://}" -m 3 -p -o /dev/null http://127.0.0.1:9/ 2>&1; echo "exit $?")" '.*CONNECT tunnel failed, response 405.*exit 56'
+tunnel() { # tunnel USER CURL-ARGUMENTS...: curl through a CONNECT tunnel of the test proxy as USER
+    local user="$1"
+    shift
+    curl -sS --noproxy '' -x "http://$user:proxy-secret@${COURIER_PROXY_URL#http://}" --cacert "$COURIER_CA_FILE" "$@"
+}
+check "tunnel to another host: 403 (curl 7.88: 56)" \
+    "$(tunnel courier -m 3 -o /dev/null https://127.0.0.2:9/ 2>&1; echo "exit $?")" '.*CONNECT tunnel failed, response 403.*exit 56'
+check "tunnel 1 MiB over HTTP/2 from nginx" "$(tunnel courier -m 10 -w '%{http_version}' -o "$tmp/tunnelled" "$COURIER_TLS_URL/files/1m.bin" && sha256sum <"$tmp/tunnelled" | cut -c1-64)" \
+    "2$(grep ' 1m.bin$' "$COURIER_FILES_DIR/SHA256SUMS" | cut -c1-64)"
+check "tunnel over HTTP/1.1 to nginx" "$(tunnel courier -m 10 -o /dev/null -w '%{http_code} %{http_version}' "$COURIER_TLS_H1_URL/json")" '200 1.1'
+check "tunnel: the CONNECT is recorded" "$(c "$COURIER_PROXY_URL/connects?user=courier" | grep -c "\"127.0.0.1:${COURIER_TLS_H1_URL##*:}\"")" 1
+check "tunnel passes the server's RST on (curl 7.88: 56)" \
+    "$(tunnel courier -m 10 --http1.1 -o /dev/null "$COURIER_TLS_CHAOS_URL/tls-close?size=100000&end=reset" 2>&1; echo "exit $?")" '.*Connection reset by peer.*exit 56'
+check "tunnel passes the server's close_notify on" \
+    "$(tunnel courier -m 10 --http1.1 -o /dev/null -w '%{size_download}' "$COURIER_TLS_CHAOS_URL/tls-close?size=100000&end=notify")" 100000
+check "intercepting proxy, trusted CA: taken (curl 7.88: 0)" "$(tunnel intercept -m 10 "$COURIER_TLS_URL/json")" intercepted
+check "intercepting proxy, trusted CA, key pinned: refused (curl 7.88: 90)" \
+    "$(tunnel intercept -m 10 --pinnedpubkey "sha256//$(openssl x509 -in "$COURIER_CERTS_DIR/leaf.pem" -pubkey -noout | openssl pkey -pubin -outform der | openssl dgst -sha256 -binary | base64)" -o /dev/null "$COURIER_TLS_URL/json" 2>&1; echo "exit $?")" '.*exit 90'
+check "intercepting proxy, untrusted CA: refused (curl 7.88: 60)" \
+    "$(tunnel intercept-untrusted -m 10 -o /dev/null "$COURIER_TLS_URL/json" 2>&1; echo "exit $?")" '.*exit 60'
+for user in stall-before-answer stall-after-answer; do
+    check "proxy $user: connect timeout (curl 7.88: 28)" \
+        "$(tunnel "$user" --connect-timeout 1 -m 10 -o /dev/null "$COURIER_TLS_URL/json" 2>&1; echo "exit $?")" '.*exit 28'
+done
+check "proxy close-after-answer: handshake broken (curl 7.88: 35)" \
+    "$(tunnel close-after-answer -m 10 -o /dev/null "$COURIER_TLS_URL/json" 2>&1; echo "exit $?")" '.*exit 35'
+check "proxy endless-answer: head bound (curl 7.88: 56)" \
+    "$(tunnel endless-answer -m 10 -o /dev/null "$COURIER_TLS_URL/json" 2>&1; echo "exit $?")" '.*Too large response headers.*exit 56'
+
+# the SOCKS5 proxy
+socks() { # socks USER CURL-ARGUMENTS...: curl through the SOCKS5 proxy as USER (none: no authentication)
+    local user="$1"
+    shift
+    curl -sS --noproxy '' -x "socks5h://${user:+$user:proxy-secret@}${COURIER_SOCKS_URL#socks5h://}" --cacert "$COURIER_CA_FILE" "$@"
+}
+check "socks5h without credentials" "$(socks '' -m 10 -o /dev/null -w '%{http_code}' "$COURIER_HTTPBIN_URL/get")" 200
+check "socks5 (name resolved here) with credentials, HTTP/2 over TLS" \
+    "$(curl -sS --noproxy '' -x "socks5://courier:proxy-secret@${COURIER_SOCKS_URL#socks5h://}" --cacert "$COURIER_CA_FILE" -m 10 -o /dev/null -w '%{http_code} %{http_version}' "$COURIER_TLS_LOCALHOST_URL/json")" '200 2'
+check "socks: a wrong password (curl 7.88: 97)" \
+    "$(curl -sS --noproxy '' -x "socks5h://courier:wrong@${COURIER_SOCKS_URL#socks5h://}" -m 10 -o /dev/null "$COURIER_HTTPBIN_URL/get" 2>&1; echo "exit $?")" '.*rejected by the SOCKS5 server.*exit 97'
+for reply in 1 2 3 4 5 6 7 8; do
+    check "socks reply-$reply (curl 7.88: 97)" \
+        "$(socks "reply-$reply" -m 10 -o /dev/null "$COURIER_HTTPBIN_URL/get" 2>&1; echo "exit $?")" ".*connection to 127.0.0.1. \\($reply\\).*exit 97"
+done
+check "socks to another host: not allowed (curl 7.88: 97)" \
+    "$(socks courier -m 10 -o /dev/null http://courier.invalid/ 2>&1; echo "exit $?")" '.*courier.invalid. \(2\).*exit 97'
+check "socks close-after-auth (curl 7.88: 97)" "$(socks close-after-auth -m 10 -o /dev/null "$COURIER_HTTPBIN_URL/get" 2>&1; echo "exit $?")" '.*connection to proxy closed.*exit 97'
+check "socks bad-version (curl 7.88: 97)" "$(socks bad-version -m 10 -o /dev/null "$COURIER_HTTPBIN_URL/get" 2>&1; echo "exit $?")" '.*wrong version.*exit 97'
+check "socks stall-after-auth (curl 7.88: 28)" "$(socks stall-after-auth --connect-timeout 1 -m 10 -o /dev/null "$COURIER_HTTPBIN_URL/get" 2>&1; echo "exit $?")" '.*exit 28'
+check "socks passes the server's close_notify on" \
+    "$(socks courier -m 10 --http1.1 -o /dev/null -w '%{size_download}' "$COURIER_TLS_CHAOS_URL/tls-close?size=100000&end=notify")" 100000
 
 # the upload sink
 S="$COURIER_SINK_URL"

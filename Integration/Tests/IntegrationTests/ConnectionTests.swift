@@ -90,11 +90,11 @@ struct ConnectionTests {
         #expect(response.head.headerFields[HTTPField.Name("Via")!]?.contains("courier-test-proxy") == true)
     }
 
-    /// A proxy that will not open a tunnel (the test proxy answers `CONNECT` 407 without its credentials, 405 with
-    /// them) fails an https call `.proxyRefused`, naming its status, and a retry policy does not send it again.
+    /// A proxy that will not open a tunnel (the test proxy answers `CONNECT` 407 without its credentials, 405 to
+    /// its user `refuse`) fails an https call `.proxyRefused`, naming its status, and a retry policy does not send it again.
     /// It was `.connectionLost` (libcurl 7.88 reports it under a reset's code), which the policy retried twice.
     @Test func aProxyRefusingTheTunnelIsProxyRefused() async throws {
-        let credentialed = Servers.proxy.replacingOccurrences(of: "http://", with: "http://courier:proxy-secret@")
+        let credentialed = Servers.proxy.replacingOccurrences(of: "http://", with: "http://refuse:proxy-secret@")
         for (proxy, status) in [(Servers.proxy, "407"), (credentialed, "405")] {
             let t = try transport {
                 $0.proxy = proxy
