@@ -68,8 +68,15 @@ public final class CurlTransport: Transport, CallerExecutorTransport {
         public var automaticDecompression = true
         /// Limits on what a compressed body may decode to.
         public var decompressionLimits = DecompressionLimits()
-        /// A proxy URL, e.g. `http://127.0.0.1:3128`; `nil` ignores the `http_proxy` variables.
+        /// A proxy URL, e.g. `http://127.0.0.1:3128`, `socks5h://127.0.0.1:1080`. The environment never steers
+        /// requests: `nil` ignores the `http_proxy` variables, and a proxy set here is used for every host but
+        /// ``proxyBypassHosts``, whatever `no_proxy` says.
         public var proxy: String?
+        /// Hosts reached directly although ``proxy`` is set, by libcurl's rules for `CURLOPT_NOPROXY`: a name matches
+        /// itself and the names under it (`example.com` also matches `api.example.com`), an IP address itself, an
+        /// address with a prefix length (`10.0.0.0/8`) the addresses in it, and `*` every host. Each entry is one
+        /// host, without commas or spaces (the transport refuses such an entry when it starts).
+        public var proxyBypassHosts: [String] = []
         /// Connect through this Unix-domain socket instead of TCP.
         public var unixSocketPath: String?
         /// A PEM file of CA certificates to trust instead of the system store.
@@ -139,6 +146,9 @@ public final class CurlTransport: Transport, CallerExecutorTransport {
     /// A transport with its own curl thread and connection pool.
     /// - Throws: ``CourierCore/TransportError`` when libcurl cannot start.
     public init(configuration: Configuration = Configuration()) throws {
+        for host in configuration.proxyBypassHosts where host.isEmpty || host.utf8.contains(where: { $0 == UInt8(ascii: ",") || $0 <= 0x20 }) {
+            throw TransportError(.unsupported, message: "a proxy bypass host must be one host, without commas, spaces or control characters: \"\(host)\"")
+        }
         self.configuration = configuration
         self.loop = try CurlMultiLoop(configuration: configuration)
         try loop.start()

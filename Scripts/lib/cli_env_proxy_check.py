@@ -9,7 +9,7 @@ that answers `origin`, and a stand-in forward proxy that answers `proxy` to what
     python3 Scripts/lib/cli_env_proxy_check.py .build/debug/courier
 
 With every proxy variable naming the stand-in, a request must reach the origin; with `--proxy`, it must reach the
-stand-in (the control that shows the stand-in would have been noticed); an https URL through the stand-in, which
+stand-in (the control that shows the stand-in would have been noticed), whatever `no_proxy` says; an https URL through the stand-in, which
 makes no tunnels, must fail as the proxy's refusal. Exits 0 when all hold; prints each failure otherwise. Needs only Python 3's standard library.
 """
 import http.server
@@ -64,6 +64,13 @@ def main():
     if (status, output) != (0, "proxy"):
         failures.append(f"with --proxy, expected the proxy's answer, got exit {status}: {output!r} {error!r}")
 
+    # `no_proxy` does not send a request around the proxy the command line chose: libcurl reads it whenever a
+    # proxy is set and its own exclusion list is not, so the transport always sets one.
+    for value in ("127.0.0.1", "*"):
+        status, output, error = run(["--proxy", proxy_url, url], dict(clean, no_proxy=value, NO_PROXY=value))
+        if (status, output) != (0, "proxy"):
+            failures.append(f"with --proxy and no_proxy={value}, expected the proxy's answer, got exit {status}: {output!r} {error!r}")
+
     # The stand-in makes no tunnels (Python's server answers CONNECT 501): an https URL through it is the proxy's
     # refusal, said as such, not a lost connection.
     status, output, error = run(["--proxy", proxy_url, f"https://127.0.0.1:{origin}/resource"], clean)
@@ -73,7 +80,7 @@ def main():
     for failure in failures:
         print(f"cli_env_proxy_check: {failure}", file=sys.stderr)
     if not failures:
-        print("cli_env_proxy_check: proxy variables ignored, --proxy honoured, a refused tunnel reported")
+        print("cli_env_proxy_check: proxy variables ignored, --proxy honoured whatever no_proxy says, a refused tunnel reported")
     return 1 if failures else 0
 
 

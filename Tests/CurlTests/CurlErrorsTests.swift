@@ -62,6 +62,36 @@ struct CurlErrorsTests {
         #expect(CurlErrors.transportError(for: CURLE_RECV_ERROR, detail: "Proxy CONNECT aborted").code == .connectionLost)
     }
 
+    /// A SOCKS proxy's failures all come as `CURLE_PROXY` (97), which was `.other`: told apart by
+    /// `CURLINFO_PROXY_ERROR`, each is typed as the same failure of an HTTP proxy is (the test SOCKS5 proxy's
+    /// replies, Integration/Tests/IntegrationTests/ProxyTests.swift).
+    @Test func aSOCKSProxysFailuresAreTypedAsAnHTTPProxysAre() {
+        let expected: [(CURLproxycode, TransportError.Code)] = [
+            (CURLPX_REPLY_CONNECTION_REFUSED, .cannotConnect), (CURLPX_REPLY_HOST_UNREACHABLE, .cannotConnect),
+            (CURLPX_REPLY_NETWORK_UNREACHABLE, .cannotConnect), (CURLPX_REPLY_TTL_EXPIRED, .cannotConnect),
+            (CURLPX_REPLY_GENERAL_SERVER_FAILURE, .cannotConnect),
+            (CURLPX_REPLY_NOT_ALLOWED, .proxyRefused), (CURLPX_USER_REJECTED, .proxyRefused), (CURLPX_NO_AUTH, .proxyRefused),
+            (CURLPX_REQUEST_FAILED, .proxyRefused), (CURLPX_REPLY_COMMAND_NOT_SUPPORTED, .proxyRefused),
+            (CURLPX_REPLY_ADDRESS_TYPE_NOT_SUPPORTED, .proxyRefused),
+            (CURLPX_RESOLVE_HOST, .nameResolution),
+            (CURLPX_CLOSED, .connectionLost), (CURLPX_RECV_CONNECT, .connectionLost), (CURLPX_SEND_CONNECT, .connectionLost),
+            (CURLPX_BAD_VERSION, .malformedResponse), (CURLPX_REPLY_UNASSIGNED, .malformedResponse),
+            (CURLPX_LONG_HOSTNAME, .unsupported), (CURLPX_LONG_PASSWD, .unsupported),
+            (CURLPX_GSSAPI, .other), (CURLPX_OK, .other),
+        ]
+        for (proxyError, code) in expected {
+            let error = CurlErrors.transportError(for: CURLE_PROXY, detail: "Can't complete SOCKS5 connection", proxyError: Int(proxyError.rawValue))
+            #expect(error.code == code, "\(proxyError)")
+            #expect(error.underlyingCode == 97)
+        }
+        // The retry policy treats them as it treats an HTTP proxy's: a server the proxy could not reach is tried
+        // again, a refusal is not.
+        #expect(RetryPolicy().retryableTransportErrors.contains(.cannotConnect))
+        #expect(!RetryPolicy().retryableTransportErrors.contains(.proxyRefused))
+        // Another code's proxy error is not read: only CURLE_PROXY carries one.
+        #expect(CurlErrors.transportError(for: CURLE_COULDNT_CONNECT, detail: "", proxyError: Int(CURLPX_USER_REJECTED.rawValue)).code == .cannotConnect)
+    }
+
     /// A head past libcurl's bound is the server's fault, not a lost connection: over HTTP/1.1 libcurl says so
     /// under the code of a reset, over HTTP/2 its callback refuses the header block (the chaos servers'
     /// /endless and /fields, Integration/Tests/IntegrationTests/ChaosTests.swift).

@@ -53,6 +53,10 @@ enum ErrorReport {
         } else if let transport = error.underlyingError as? TransportError, transport.code == .proxyRefused,
                   transport.message.hasSuffix(" 407") {
             hint = "the proxy asks for credentials: give them, or check them, in its URL: --proxy http://USER:PASSWORD@HOST:PORT"
+        } else if let transport = error.underlyingError as? TransportError, transport.code == .proxyRefused,
+                  transport.message.contains("rejected by the SOCKS") || transport.message.contains("No authentication method") {
+            // libcurl 7.88's words for a SOCKS5 proxy that refused the credentials, or wanted some.
+            hint = "the SOCKS proxy refused the credentials: give them, or check them, in its URL: --proxy socks5h://USER:PASSWORD@HOST:PORT"
         }
         return (target + reason, hint)
     }

@@ -21,8 +21,9 @@ public struct TransportError: Error, Sendable, Hashable, CustomStringConvertible
         /// The proxy would not open a tunnel to the server: it answered the `CONNECT` with a status the message
         /// names, other than 2xx, 502, 503 and 504. 407 asks for the proxy's credentials (in the proxy URL,
         /// `http://user:password@proxy:3128`); 403 and the like are the proxy's policy, 501 a proxy that makes no
-        /// tunnels. Not worth a retry as it is. (A 502, 503 or 504, a proxy that could not reach the server, or not
-        /// now, is ``cannotConnect``.)
+        /// tunnels. A SOCKS proxy that rejected the credentials (or wanted some), or would not connect to the
+        /// server by its rules. Not worth a retry as it is. (A 502, 503 or 504, or a SOCKS proxy that could not
+        /// reach the server, is ``cannotConnect``.)
         public static let proxyRefused = Code("proxy refused the tunnel")
         /// The TLS handshake failed or the peer was not trusted.
         public static let tlsFailure = Code("TLS failure")

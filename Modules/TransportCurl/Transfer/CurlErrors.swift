@@ -8,11 +8,43 @@ import Musl
 
 /// Maps libcurl's result codes to typed transport errors, keeping curl's code and message.
 enum CurlErrors {
-    static func transportError(for code: CURLcode, detail: String) -> TransportError {
+    /// `proxyError` is the transfer's `CURLINFO_PROXY_ERROR`, which tells a SOCKS proxy's failures apart.
+    static func transportError(for code: CURLcode, detail: String, proxyError: Int = 0) -> TransportError {
         let summary = String(cString: curl_easy_strerror(code))
         // curl's detail often repeats its summary; say each thing once.
         let message = detail.isEmpty ? summary : detail.contains(summary) ? detail : "\(summary): \(detail)"
-        return TransportError(kind(of: code, detail: detail), message: message, underlyingCode: Int(code.rawValue))
+        let kind = code == CURLE_PROXY ? socksKind(of: proxyError) : kind(of: code, detail: detail)
+        return TransportError(kind, message: message, underlyingCode: Int(code.rawValue))
+    }
+
+    /// The kind of a SOCKS proxy's failure, which libcurl reports as `CURLE_PROXY` whatever it was, told apart by
+    /// `CURLINFO_PROXY_ERROR`: as the same failure of an HTTP proxy's `CONNECT` is, so that a retry policy treats
+    /// both proxies alike.
+    static func socksKind(of proxyError: Int) -> TransportError.Code {
+        switch CURLproxycode(rawValue: UInt32(truncatingIfNeeded: proxyError)) {
+        case CURLPX_REPLY_CONNECTION_REFUSED, CURLPX_REPLY_HOST_UNREACHABLE, CURLPX_REPLY_NETWORK_UNREACHABLE,
+             CURLPX_REPLY_TTL_EXPIRED, CURLPX_REPLY_GENERAL_SERVER_FAILURE:
+            // The proxy could not reach the server, as an HTTP proxy's 502 or 504 says: a retry may mend it.
+            return .cannotConnect
+        case CURLPX_REPLY_NOT_ALLOWED, CURLPX_NO_AUTH, CURLPX_USER_REJECTED, CURLPX_REQUEST_FAILED, CURLPX_IDENTD,
+             CURLPX_IDENTD_DIFFER, CURLPX_REPLY_COMMAND_NOT_SUPPORTED, CURLPX_REPLY_ADDRESS_TYPE_NOT_SUPPORTED:
+            // The proxy said no: to the credentials (none, or wrong), to the target, or to the request's form.
+            return .proxyRefused
+        case CURLPX_RESOLVE_HOST:
+            // `socks5://` and `socks4://` resolve the server's name here, before the proxy hears of it.
+            return .nameResolution
+        case CURLPX_CLOSED, CURLPX_RECV_ADDRESS, CURLPX_RECV_AUTH, CURLPX_RECV_CONNECT, CURLPX_RECV_REQACK,
+             CURLPX_SEND_AUTH, CURLPX_SEND_CONNECT, CURLPX_SEND_REQUEST:
+            return .connectionLost
+        case CURLPX_BAD_VERSION, CURLPX_BAD_ADDRESS_TYPE, CURLPX_REPLY_UNASSIGNED:
+            // The proxy's answer is not SOCKS as the client spoke it.
+            return .malformedResponse
+        case CURLPX_LONG_HOSTNAME, CURLPX_LONG_USER, CURLPX_LONG_PASSWD, CURLPX_UNKNOWN_MODE:
+            // A name or credentials longer than SOCKS can carry (255 bytes): nothing was sent.
+            return .unsupported
+        default:
+            return .other
+        }
     }
 
     /// curl's message, with why a socket could not be opened when that is why a connection failed: libcurl 7.88

@@ -44,6 +44,9 @@ enum CurlOptions {
         easy.set(CURLOPT_QUICK_EXIT, 1)
         if let proxy = options.proxy {
             easy.set(CURLOPT_PROXY, proxy)
+            // Set even when empty: without it libcurl reads `no_proxy` and `NO_PROXY` from the environment and sends
+            // the hosts they name around the proxy the program chose.
+            easy.set(CURLOPT_NOPROXY, options.proxyBypassHosts.joined(separator: ","))
         } else {
             // Ignore http_proxy & co. unless a proxy is configured. `NOPROXY "*"` rather than `PROXY ""`: libcurl copies
             // a set proxy string for every transfer, even an empty one (a `malloc` per call), and with "*" it skips
