@@ -70,7 +70,9 @@ public final class CurlTransport: Transport, CallerExecutorTransport {
         public var decompressionLimits = DecompressionLimits()
         /// A proxy URL, e.g. `http://127.0.0.1:3128`, `socks5h://127.0.0.1:1080`. The environment never steers
         /// requests: `nil` ignores the `http_proxy` variables, and a proxy set here is used for every host but
-        /// ``proxyBypassHosts``, whatever `no_proxy` says.
+        /// ``proxyBypassHosts``, whatever `no_proxy` says. Without a scheme, `http://`. A URL libcurl cannot use (one it
+        /// cannot parse, a scheme other than http, https, socks4, socks4a, socks5 and socks5h) makes the transport's
+        /// initializer throw `.unsupported`; the empty string is no proxy.
         public var proxy: String?
         /// Hosts reached directly although ``proxy`` is set, by libcurl's rules for `CURLOPT_NOPROXY`: a name matches
         /// itself and the names under it (`example.com` also matches `api.example.com`), an IP address itself, an
@@ -146,9 +148,7 @@ public final class CurlTransport: Transport, CallerExecutorTransport {
     /// A transport with its own curl thread and connection pool.
     /// - Throws: ``CourierCore/TransportError`` when libcurl cannot start.
     public init(configuration: Configuration = Configuration()) throws {
-        for host in configuration.proxyBypassHosts where host.isEmpty || host.utf8.contains(where: { $0 == UInt8(ascii: ",") || $0 <= 0x20 }) {
-            throw TransportError(.unsupported, message: "a proxy bypass host must be one host, without commas, spaces or control characters: \"\(host)\"")
-        }
+        try ProxySettingsCheck.check(configuration)
         self.configuration = configuration
         self.loop = try CurlMultiLoop(configuration: configuration)
         try loop.start()
