@@ -19,7 +19,8 @@
 # COURIER_PROXY_PORT (18085), COURIER_SINK_PORT (18086), COURIER_COMPRESSION_PORT (18087, its cache of
 # generated bodies in $STATE/compressed), COURIER_TLS_OTHER_PORT (18090), COURIER_MTLS_PORT (18091),
 # COURIER_TLS_RECORDER_PORT (18092), COURIER_CHAOS_PORT (18093), COURIER_TLS_CHAOS_PORT (18094),
-# COURIER_SSE_PORT (18095), COURIER_TLS_H1_PORT (18096), COURIER_SOCKS_PORT (18097), COURIER_HTTPBIN_WORKERS (2,
+# COURIER_SSE_PORT (18095), COURIER_TLS_H1_PORT (18096), COURIER_SOCKS_PORT (18097), COURIER_TLS_PROXY_PORT (18098: the
+# forward proxy behind TLS), COURIER_HTTPBIN_WORKERS (2,
 # each with 8 threads), COURIER_NGINX_WORKERS (1), COURIER_NGINX_ACCESS_LOG (on; "off" for benchmarks that must not write a line per request).
 # `start` records the settings it used in the state directory; `env`, `status` and `stop` use them unless
 # overridden, and so does a `start` while servers run (one with other settings then fails: stop first).
@@ -101,12 +102,13 @@ TLS_CHAOS_PORT="$(setting COURIER_TLS_CHAOS_PORT 18094)"
 SSE_PORT="$(setting COURIER_SSE_PORT 18095)"
 TLS_H1_PORT="$(setting COURIER_TLS_H1_PORT 18096)"
 SOCKS_PORT="$(setting COURIER_SOCKS_PORT 18097)"
+TLS_PROXY_PORT="$(setting COURIER_TLS_PROXY_PORT 18098)"
 HTTPBIN_WORKERS="$(setting COURIER_HTTPBIN_WORKERS 2)"
 NGINX_WORKERS="$(setting COURIER_NGINX_WORKERS 1)"
 NGINX_ACCESS_LOG="$(setting COURIER_NGINX_ACCESS_LOG on)"
 for port in "$HTTPBIN_PORT" "$NGINX_PORT" "$H2C_PORT" "$TLS_PORT" "$FAULT_PORT" "$PROXY_PORT" "$SINK_PORT" \
     "$COMPRESSION_PORT" "$TLS_OTHER_PORT" "$MTLS_PORT" "$RECORDER_PORT" "$CHAOS_PORT" "$TLS_CHAOS_PORT" \
-    "$SSE_PORT" "$TLS_H1_PORT" "$SOCKS_PORT" "$HTTPBIN_WORKERS" "$NGINX_WORKERS"; do
+    "$SSE_PORT" "$TLS_H1_PORT" "$SOCKS_PORT" "$TLS_PROXY_PORT" "$HTTPBIN_WORKERS" "$NGINX_WORKERS"; do
     [[ "$port" =~ ^[1-9][0-9]*$ ]] && [ "$port" -le 65535 ] ||
         die "not a port or a count: '$port' (check the COURIER_*_PORT and COURIER_*_WORKERS variables)"
 done
@@ -128,6 +130,7 @@ CHAOS_URL="http://127.0.0.1:$CHAOS_PORT"
 TLS_CHAOS_URL="https://127.0.0.1:$TLS_CHAOS_PORT"
 SSE_URL="http://127.0.0.1:$SSE_PORT"
 SOCKS_URL="socks5h://127.0.0.1:$SOCKS_PORT"
+TLS_PROXY_URL="https://127.0.0.1:$TLS_PROXY_PORT"
 
 # --- processes ---------------------------------------------------------------------------------------
 
@@ -184,14 +187,15 @@ probe() {
                 "$MTLS_URL/client" &&
             "${curl[@]}" --unix-socket "$SOCKET" "http://localhost/get" ;;
         fault) pid_of fault >/dev/null && "${curl[@]}" "$FAULT_URL/health" ;;
-        proxy) pid_of proxy >/dev/null && "${curl[@]}" "$PROXY_URL/health" ;;
+        proxy) pid_of proxy >/dev/null && "${curl[@]}" "$PROXY_URL/health" &&
+            "${curl[@]}" --cacert "$CERTS/root.pem" "$TLS_PROXY_URL/health" ;;
         sink) pid_of sink >/dev/null && "${curl[@]}" "$SINK_URL/health" ;;
         compression) pid_of compression >/dev/null && "${curl[@]}" "$COMPRESSION_URL/health" ;;
         recorder) pid_of recorder >/dev/null && "${curl[@]}" --cacert "$CERTS/root.pem" "$RECORDER_URL/health" ;;
         chaos) pid_of chaos >/dev/null && "${curl[@]}" "$CHAOS_URL/health" ;;
         tlschaos) pid_of tlschaos >/dev/null && "${curl[@]}" --http2 --cacert "$CERTS/root.pem" "$TLS_CHAOS_URL/health" ;;
         sse) pid_of sse >/dev/null && "${curl[@]}" "$SSE_URL/health" ;;
-        socks) pid_of socks >/dev/null && "${curl[@]}" --noproxy '' -x "$SOCKS_URL" "$HTTPBIN_URL/get" ;;
+        socks) pid_of socks >/dev/null && "${curl[@]}" "http://${SOCKS_URL#socks5h://}/health" ;;
     esac
 }
 
@@ -306,6 +310,7 @@ COURIER_TLS_CHAOS_PORT=$TLS_CHAOS_PORT
 COURIER_SSE_PORT=$SSE_PORT
 COURIER_TLS_H1_PORT=$TLS_H1_PORT
 COURIER_SOCKS_PORT=$SOCKS_PORT
+COURIER_TLS_PROXY_PORT=$TLS_PROXY_PORT
 COURIER_HTTPBIN_WORKERS=$HTTPBIN_WORKERS
 COURIER_NGINX_WORKERS=$NGINX_WORKERS
 COURIER_NGINX_ACCESS_LOG=$NGINX_ACCESS_LOG
@@ -350,7 +355,7 @@ cmd_start() {
                 port_free "$TLS_OTHER_PORT" "nginx TLS (other chain)"; port_free "$MTLS_PORT" "nginx mutual TLS"
                 port_free "$TLS_H1_PORT" "nginx TLS (HTTP/1.1 only)" ;;
             fault) port_free "$FAULT_PORT" "the fault server" ;;
-            proxy) port_free "$PROXY_PORT" "the proxy" ;;
+            proxy) port_free "$PROXY_PORT" "the proxy"; port_free "$TLS_PROXY_PORT" "the proxy behind TLS" ;;
             sink) port_free "$SINK_PORT" "the upload sink" ;;
             compression) port_free "$COMPRESSION_PORT" "the compression server" ;;
             recorder) port_free "$RECORDER_PORT" "the TLS recorder" ;;
@@ -365,7 +370,7 @@ cmd_start() {
             httpbin) start_httpbin ;;
             nginx) start_nginx ;;
             fault) start_python_server fault fault_server.py "$FAULT_PORT" ;;
-            proxy) start_python_server proxy proxy_server.py "$PROXY_PORT" --certs "$CERTS" ;;
+            proxy) start_python_server proxy proxy_server.py "$PROXY_PORT" --certs "$CERTS" --tls-port "$TLS_PROXY_PORT" ;;
             sink) start_python_server sink upload_sink.py "$SINK_PORT" ;;
             compression) start_python_server compression compression_server.py "$COMPRESSION_PORT" \
                 --cache-dir "$STATE/compressed" ;;
@@ -410,7 +415,7 @@ cmd_status() {
             httpbin) where="$HTTPBIN_URL" ;;
             nginx) where="$NGINX_URL (HTTP/1.1), $H2C_URL (h2c), $TLS_URL (TLS), $TLS_H1_URL (TLS, HTTP/1.1 only), $TLS_OTHER_URL (TLS, other chain), $MTLS_URL (mutual TLS), unix:$SOCKET" ;;
             fault) where="$FAULT_URL" ;;
-            proxy) where="$PROXY_URL" ;;
+            proxy) where="$PROXY_URL, $TLS_PROXY_URL (behind TLS)" ;;
             sink) where="$SINK_URL" ;;
             compression) where="$COMPRESSION_URL (cache in $STATE/compressed)" ;;
             recorder) where="$RECORDER_URL (TLS recorder)" ;;
@@ -436,7 +441,8 @@ cmd_env() {
         COURIER_PROXY_URL=PROXY_URL COURIER_SINK_URL=SINK_URL COURIER_COMPRESSION_URL=COMPRESSION_URL \
         COURIER_TLS_OTHER_URL=TLS_OTHER_URL COURIER_MTLS_URL=MTLS_URL COURIER_TLS_RECORDER_URL=RECORDER_URL \
         COURIER_CHAOS_URL=CHAOS_URL COURIER_TLS_CHAOS_URL=TLS_CHAOS_URL COURIER_SSE_URL=SSE_URL \
-        COURIER_TLS_H1_URL=TLS_H1_URL COURIER_SOCKS_URL=SOCKS_URL; do
+        COURIER_TLS_H1_URL=TLS_H1_URL COURIER_SOCKS_URL=SOCKS_URL \
+        COURIER_TLS_PROXY_URL=TLS_PROXY_URL; do
         value="${name#*=}"
         printf 'export %s=%q\n' "${name%%=*}" "${!value}"
     done

@@ -191,44 +191,49 @@ def hold_open(sock, seconds):
 
 def relay(client, upstream, idle_seconds=300, first=b""):
     """Copies bytes both ways between two connected sockets (a proxy's tunnel) until both directions have ended or
-    nothing moved for `idle_seconds`; `first` goes to `upstream` before anything else (what the client sent ahead).
-    Each end is passed on as it came: a FIN becomes a half-close of the other side, an RST an RST, so that a TLS
-    connection ends through the tunnel as it ended at the server. Writes block: a side that stops reading holds
-    the other direction too, which the tests' exchanges never need otherwise. Closes `upstream`, and `client`
-    after an RST; socketserver closes `client` otherwise."""
-    client.settimeout(None)
-    upstream.settimeout(None)
+    nothing moved for `idle_seconds` (reads and writes alike, so a side that stops reading frees the thread too);
+    `first` goes to `upstream` before anything else (what the client sent ahead). Each end is passed on as it came:
+    a FIN becomes a half-close of the other side, an RST an RST, so that a TLS connection ends through the tunnel
+    as it ended at the server. Closes `upstream`, and `client` after an RST; socketserver closes `client`
+    otherwise."""
+    client.settimeout(idle_seconds)
+    upstream.settimeout(idle_seconds)
     try:
         if first:
             upstream.sendall(first)
-        selector = selectors.DefaultSelector()
-        selector.register(client, selectors.EVENT_READ, upstream)
-        selector.register(upstream, selectors.EVENT_READ, client)
-        reading = 2
-        while reading:
-            events = selector.select(timeout=idle_seconds)
-            if not events:
-                return
-            for key, _ in events:
-                source, destination = key.fileobj, key.data
-                try:
-                    data = source.recv(65536)
-                except ConnectionResetError:
-                    close_with_reset(destination)
+        with selectors.DefaultSelector() as selector:
+            selector.register(client, selectors.EVENT_READ, upstream)
+            selector.register(upstream, selectors.EVENT_READ, client)
+            reading = 2
+            while reading:
+                events = selector.select(timeout=idle_seconds)
+                if not events:
                     return
-                if data:
-                    destination.sendall(data)
-                    continue
-                selector.unregister(source)
-                reading -= 1
-                try:
-                    destination.shutdown(socket.SHUT_WR)
-                except OSError:
-                    pass
-    except (ConnectionResetError, BrokenPipeError):
-        close_with_reset(client)
+                for key, _ in events:
+                    source, destination = key.fileobj, key.data
+                    try:
+                        data = source.recv(65536)
+                    except ConnectionResetError:
+                        close_with_reset(destination)
+                        return
+                    if data:
+                        try:
+                            destination.sendall(data)
+                            # A TLS socket may hold more decrypted bytes than one recv took, which select cannot see.
+                            while getattr(source, "pending", lambda: 0)():
+                                destination.sendall(source.recv(65536))
+                        except (ConnectionResetError, BrokenPipeError):
+                            close_with_reset(source)  # the side that sent the bytes hears of the reset
+                            return
+                        continue
+                    selector.unregister(source)
+                    reading -= 1
+                    try:
+                        destination.shutdown(socket.SHUT_WR)
+                    except OSError:
+                        pass
     except OSError:
-        pass
+        pass  # a timeout, or a socket already broken: the tunnel is over
     finally:
         close_quietly(upstream)
 

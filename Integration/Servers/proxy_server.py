@@ -29,8 +29,11 @@ either side that the request went through it. Bodies stream both ways (Content-L
   targets, and the header fields of the last one (`lastHeaders`), so a test can see what reached the proxy.
 - An origin-form request to the proxy itself (`GET /health`) gets 200 "ok\\n": the readiness probe.
 - Client connections are kept alive between requests; hop-by-hop headers are not forwarded.
+- With --tls-port, the same proxy also listens there behind TLS (an HTTPS proxy: `https://127.0.0.1:PORT`), with
+  the test chain `chain.pem`, ALPN http/1.1 only; a tunnel inside it carries the client's TLS to the origin inside
+  the proxy's.
 
-Usage: proxy_server.py [--host 127.0.0.1] --port PORT --certs DIR [--pid-file FILE]
+Usage: proxy_server.py [--host 127.0.0.1] --port PORT --certs DIR [--tls-port PORT] [--pid-file FILE]
 DIR holds gen-certs.sh's files. It listens on 127.0.0.1 only (any other --host is refused) and exits on SIGTERM
 or SIGINT.
 """
@@ -156,6 +159,7 @@ class ProxyHandler(loopback_server.HTTPRequestHandler):
         """A 200 whose head never ends: header fields at full speed until the client goes, or 1 GB."""
         self.log_request(200)
         line = b"X-Filler: " + b"x" * 1000 + b"\r\n"
+        self.connection.settimeout(30)  # a client that stops reading does not hold the thread
         try:
             self.wfile.write(b"HTTP/1.1 200 Connection established\r\n")
             for _ in range(1_000_000):
@@ -169,7 +173,7 @@ class ProxyHandler(loopback_server.HTTPRequestHandler):
         self.connection.setblocking(False)
         try:
             return self.rfile.read1(65536) or b""
-        except BlockingIOError:
+        except (BlockingIOError, ssl.SSLWantReadError):
             return b""
         finally:
             self.connection.setblocking(True)
@@ -319,13 +323,40 @@ class ProxyHandler(loopback_server.HTTPRequestHandler):
     do_GET = do_POST = do_PUT = do_PATCH = do_DELETE = do_HEAD = do_OPTIONS = forward
 
 
+class TLSProxyServer(loopback_server.ThreadingHTTPServer):
+    """The proxy behind TLS: each accepted connection is wrapped, and its handshake made on the connection's own
+    thread (in `finish_request`), so that a client that stalls in it holds no other."""
+
+    def get_request(self):
+        connection, address = self.socket.accept()
+        return self.tls.wrap_socket(connection, server_side=True, do_handshake_on_connect=False), address
+
+    def finish_request(self, request, client_address):
+        request.settimeout(10)
+        try:
+            request.do_handshake()
+        except (ssl.SSLError, OSError) as error:
+            log("%s: TLS handshake with the proxy failed: %s" % (client_address[0], error))
+            return
+        request.settimeout(None)
+        super().finish_request(request, client_address)
+
+
 def main():
-    parsed = loopback_server.arguments(
-        "Courier's test forward proxy (see the module docstring).",
-        lambda parser: parser.add_argument("--certs", required=True,
-                                           help="the directory of gen-certs.sh's files (the interceptors' chains)"))
+    def more(parser):
+        parser.add_argument("--certs", required=True, help="the directory of gen-certs.sh's files (the interceptors' chains)")
+        parser.add_argument("--tls-port", type=int, help="also listen here behind TLS (an HTTPS proxy)")
+
+    parsed = loopback_server.arguments("Courier's test forward proxy (see the module docstring).", more)
     server = loopback_server.listen(ProxyHandler, parsed, loopback_server.ThreadingHTTPServer)
     server.certs = parsed.certs
+    if parsed.tls_port:
+        tls_server = TLSProxyServer(("127.0.0.1", parsed.tls_port), ProxyHandler)
+        tls_server.certs = parsed.certs
+        tls_server.tls = loopback_server.tls_context(os.path.join(parsed.certs, "chain.pem"),
+                                                     os.path.join(parsed.certs, "leaf.key"), ["http/1.1"])
+        loopback_server.start_thread(tls_server.serve_forever)
+        log("listening behind TLS on 127.0.0.1:%d" % parsed.tls_port)
     loopback_server.serve(server, parsed, log)
 
 

@@ -125,7 +125,10 @@ check "tunnel to another host: 403 (curl 7.88: 56)" \
 check "tunnel 1 MiB over HTTP/2 from nginx" "$(tunnel courier -m 10 -w '%{http_version}' -o "$tmp/tunnelled" "$COURIER_TLS_URL/files/1m.bin" && sha256sum <"$tmp/tunnelled" | cut -c1-64)" \
     "2$(grep ' 1m.bin$' "$COURIER_FILES_DIR/SHA256SUMS" | cut -c1-64)"
 check "tunnel over HTTP/1.1 to nginx" "$(tunnel courier -m 10 -o /dev/null -w '%{http_code} %{http_version}' "$COURIER_TLS_H1_URL/json")" '200 1.1'
-check "tunnel: the CONNECT is recorded" "$(c "$COURIER_PROXY_URL/connects?user=courier" | grep -c "\"127.0.0.1:${COURIER_TLS_H1_URL##*:}\"")" 1
+smoke_user="tunnel-smoke-$$-$RANDOM"
+tunnel "$smoke_user" -m 10 -o /dev/null "$COURIER_TLS_H1_URL/json"
+check "tunnel: the CONNECT is recorded" "$(c "$COURIER_PROXY_URL/connects?user=$smoke_user" | grep -o "\"count\": [0-9]*, \"targets\": \[\"127.0.0.1:${COURIER_TLS_H1_URL##*:}\"\]")" \
+    "\"count\": 1, \"targets\": \\[\"127.0.0.1:${COURIER_TLS_H1_URL##*:}\"\\]"
 check "tunnel passes the server's RST on (curl 7.88: 56)" \
     "$(tunnel courier -m 10 --http1.1 -o /dev/null "$COURIER_TLS_CHAOS_URL/tls-close?size=100000&end=reset" 2>&1; echo "exit $?")" '.*Connection reset by peer.*exit 56'
 check "tunnel passes the server's close_notify on" \
@@ -164,6 +167,10 @@ check "socks to another host: not allowed (curl 7.88: 97)" \
 check "socks close-after-auth (curl 7.88: 97)" "$(socks close-after-auth -m 10 -o /dev/null "$COURIER_HTTPBIN_URL/get" 2>&1; echo "exit $?")" '.*connection to proxy closed.*exit 97'
 check "socks bad-version (curl 7.88: 97)" "$(socks bad-version -m 10 -o /dev/null "$COURIER_HTTPBIN_URL/get" 2>&1; echo "exit $?")" '.*wrong version.*exit 97'
 check "socks stall-after-auth (curl 7.88: 28)" "$(socks stall-after-auth --connect-timeout 1 -m 10 -o /dev/null "$COURIER_HTTPBIN_URL/get" 2>&1; echo "exit $?")" '.*exit 28'
+socks "$smoke_user" -m 10 -o /dev/null "http://socks-only.test:${COURIER_HTTPBIN_URL##*:}/get"
+check "socks: a name only the proxy resolves, and its record" "$(c "http://${COURIER_SOCKS_URL#socks5h://}/connects?user=$smoke_user")" '\{"count": 1\}'
+check "socks: ::1 from socks5 with localhost is taken" \
+    "$(curl -sS --noproxy '' -x "socks5://courier:proxy-secret@${COURIER_SOCKS_URL#socks5h://}" -m 10 -o /dev/null -w '%{http_code}' "http://[::1]:${COURIER_HTTPBIN_URL##*:}/get")" 200
 check "socks passes the server's close_notify on" \
     "$(socks courier -m 10 --http1.1 -o /dev/null -w '%{size_download}' "$COURIER_TLS_CHAOS_URL/tls-close?size=100000&end=notify")" 100000
 

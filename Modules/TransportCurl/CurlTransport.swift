@@ -76,13 +76,18 @@ public final class CurlTransport: Transport, CallerExecutorTransport {
         public var proxy: String?
         /// Hosts reached directly although ``proxy`` is set, by libcurl's rules for `CURLOPT_NOPROXY`: a name matches
         /// itself and the names under it (`example.com` also matches `api.example.com`), an IP address itself, an
-        /// address with a prefix length (`10.0.0.0/8`) the addresses in it, and `*` every host. Each entry is one
-        /// host, without commas or spaces (the transport refuses such an entry when it starts).
+        /// address with a prefix length (`10.0.0.0/8`) the addresses in it, and `["*"]`, alone, every host. Each
+        /// entry is one host, without commas or spaces, and `*` is the only entry when it is one (the transport
+        /// refuses other lists when it starts).
         public var proxyBypassHosts: [String] = []
         /// Connect through this Unix-domain socket instead of TCP.
         public var unixSocketPath: String?
         /// A PEM file of CA certificates to trust instead of the system store.
         public var certificateAuthorityFile: String?
+        /// A PEM file of CA certificates to trust for an HTTPS proxy's own certificate (`https://` in ``proxy``)
+        /// instead of the system store. ``certificateAuthorityFile`` and ``verifiesPeer`` are the servers' alone: the
+        /// proxy's certificate is always verified, and with `nil` against the system store.
+        public var proxyCertificateAuthorityFile: String?
         /// Verify the server's certificate chain (`--insecure` turns it off). Ignored for requests with a
         /// ``CourierCore/ServerTrustEvaluator``, which decides instead, in the handshake.
         public var verifiesPeer = true

@@ -21,6 +21,11 @@ enum ProxySettingsCheck {
         where host.isEmpty || host.utf8.contains(where: { $0 == UInt8(ascii: ",") || $0 <= 0x20 || $0 == 0x7F }) {
             throw TransportError(.unsupported, message: "a proxy bypass host must be one host, without commas, spaces or control characters: \(String(reflecting: host))")
         }
+        if configuration.proxyBypassHosts.count > 1, configuration.proxyBypassHosts.contains("*") {
+            // libcurl takes `*` for every host only when it is the whole list; beside other hosts it is a name that
+            // matches none, and every other host would go through the proxy.
+            throw TransportError(.unsupported, message: "\"*\" bypasses the proxy for every host only alone: give [\"*\"], or the hosts")
+        }
     }
 
     /// Parses `proxy` as libcurl will, with its own URL parser. The messages never repeat the URL, which may hold

@@ -113,7 +113,7 @@ struct CurlCommandTests {
         options.httpVersion = .http1_1
         #expect(CurlCommand(plan: plan, options: options).commandLine == """
             curl -I http://h/f.bin -H 'User-Agent: courier/\(CourierVersion.string)' -H 'Accept: */*' -L --max-redirs 10 \
-            --http1.1 --proxy http://127.0.0.1:3128 --unix-socket /tmp/s.sock --cacert /tmp/ca.pem -O -C -
+            --http1.1 --proxy http://127.0.0.1:3128 --noproxy '' --unix-socket /tmp/s.sock --cacert /tmp/ca.pem -O -C -
             """)
     }
 }

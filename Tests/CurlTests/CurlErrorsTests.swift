@@ -76,6 +76,7 @@ struct CurlErrorsTests {
             (CURLPX_RESOLVE_HOST, .nameResolution),
             (CURLPX_CLOSED, .connectionLost), (CURLPX_RECV_CONNECT, .connectionLost), (CURLPX_SEND_CONNECT, .connectionLost),
             (CURLPX_BAD_VERSION, .malformedResponse), (CURLPX_REPLY_UNASSIGNED, .malformedResponse),
+            (CURLPX_UNKNOWN_MODE, .malformedResponse),
             (CURLPX_LONG_HOSTNAME, .unsupported), (CURLPX_LONG_PASSWD, .unsupported),
             (CURLPX_GSSAPI, .other), (CURLPX_OK, .other),
         ]

@@ -161,7 +161,10 @@ struct ProxyTests {
         ]
         for (user, code) in cases {
             let t = try Self.tunnelTransport(user: user)
-            let s = session(Servers.tls, transport: t) { $0.timeouts = Self.prompt }
+            let s = session(Servers.tls, transport: t) {
+                // Only the stalls need a short connect timeout; libcurl reads an endless answer a byte at a time.
+                if code == .timedOut { $0.timeouts = Self.prompt }
+            }
             let outcome = await attempt(s, try s.makeRequest(.get, "json"), bound: chaosBound(.seconds(1)))
             #expect(outcome.code == code, "\(user): \(outcome.summary)")
             await t.shutdown()
@@ -174,11 +177,16 @@ struct ProxyTests {
     /// The close_notify check holds through a tunnel, an HTTP proxy's or a SOCKS proxy's, which pass the server's
     /// end on as it came: a body that ends with its connection is whole after the alert, `.truncatedBody` after a
     /// bare FIN, `.connectionLost` after an RST.
-    @Test(arguments: ["http", "socks5h"])
+    /// Behind an HTTPS proxy the origin's TLS runs inside the proxy's, and the check must watch the origin's.
+    @Test(arguments: ["http", "https", "socks5h"])
     func aBodyEndingWithItsConnectionNeedsCloseNotifyThroughTheTunnel(proxy: String) async throws {
         let t = try Self.tunnelTransport(user: Self.tunnelUser("close-notify")) {
             $0.httpVersion = .http1_1
             if proxy == "socks5h" { $0.proxy = Self.socks(user: "courier") }
+            if proxy == "https" {
+                $0.proxy = Self.httpsProxy(user: Self.tunnelUser("close-notify"))
+                $0.proxyCertificateAuthorityFile = Servers.caFile
+            }
         }
         let s = session(Servers.tlsChaos, transport: t) { $0.timeouts = ChaosTests.prompt }
         for size in [0, 100_000] {
@@ -221,6 +229,44 @@ struct ProxyTests {
         }
     }
 
+    // MARK: HTTPS proxies
+
+    /// The test proxy behind TLS, with the credentials of `user`.
+    static func httpsProxy(user: String) -> String {
+        Servers.tlsProxy.replacingOccurrences(of: "https://", with: "https://\(user):proxy-secret@")
+    }
+
+    /// An HTTPS proxy carries cleartext requests inside its TLS and https ones in a tunnel inside it (TLS in TLS,
+    /// HTTP/2 to the origin by ALPN), its certificate checked against `proxyCertificateAuthorityFile`. Without it,
+    /// the proxy's certificate is checked against the system store, which does not hold the test CA:
+    /// `.tlsFailure`, though the servers' CA file is set (it is the servers' alone).
+    @Test func anHTTPSProxyIsVerifiedAndCarriesBoth() async throws {
+        let user = Self.tunnelUser("https-proxy")
+        let t = try transport {
+            $0.proxy = Self.httpsProxy(user: user)
+            $0.proxyCertificateAuthorityFile = Servers.caFile
+            $0.certificateAuthorityFile = Servers.caFile
+        }
+        let plain = try await session(transport: t).get("get").response
+        #expect(plain.status == .ok && plain.head.headerFields[HTTPField.Name("Via")!]?.contains("courier-test-proxy") == true)
+        let s = session(Servers.tls, transport: t)
+        let expected = try Data(contentsOf: URL(fileURLWithPath: "\(Servers.filesDirectory)/1m.bin"))
+        let file = try await s.data(for: try s.makeRequest(.get, "files/1m.bin"))
+        #expect(file.data == expected && file.metrics?.httpVersion == "HTTP/2", "\(file.data.count) bytes, \(String(describing: file.metrics?.httpVersion))")
+        #expect(try await Self.connects(of: user).count == 1)
+        await t.shutdown()
+
+        let unverified = try transport {
+            $0.proxy = Self.httpsProxy(user: user)
+            $0.certificateAuthorityFile = Servers.caFile
+        }
+        for base in [Servers.httpbin, Servers.tls] {
+            let outcome = await attempt(session(base, transport: unverified), try session(base).makeRequest(.get, "get"), bound: chaosBound(.seconds(10)))
+            #expect(outcome.code == .tlsFailure, "\(base): \(outcome.summary)")
+        }
+        await unverified.shutdown()
+    }
+
     // MARK: SOCKS5
 
     /// The test SOCKS5 proxy's URL with the credentials of `user` (nil: none), resolving names at the proxy
@@ -230,16 +276,27 @@ struct ProxyTests {
         return "\(scheme)://" + (user.map { "\($0):\(password)@" } ?? "") + address
     }
 
-    /// Cleartext and HTTPS (HTTP/2 by ALPN) through SOCKS5, the name resolved here or at the proxy, with
-    /// credentials or none; a trust evaluator judges the origin's certificate as without a proxy.
+    /// How many CONNECTs the SOCKS5 proxy had from `user` (its HTTP side door).
+    static func socksConnects(of user: String) async throws -> Int {
+        let door = "http://" + Servers.socks.replacingOccurrences(of: "socks5h://", with: "")
+        let response = try await session(door).get("connects?user=\(user)").response
+        return try #require(try JSONSerialization.jsonObject(with: response.data) as? [String: Int])["count"] ?? -1
+    }
+
+    /// Cleartext and HTTPS (HTTP/2 by ALPN) through SOCKS5, the name resolved here (`localhost`, perhaps to ::1)
+    /// or at the proxy (`socks-only.test`, a name only the proxy resolves), with credentials or none; a trust
+    /// evaluator judges the origin's certificate as without a proxy. The proxy's count of a user's CONNECTs shows
+    /// that it carried them.
     @Test(arguments: ["socks5h", "socks5"])
     func aSOCKSProxyCarriesHTTPAndHTTPS(scheme: String) async throws {
-        for user in ["courier", nil] {
+        let httpbinPort = try #require(URL(string: Servers.httpbin)?.port)
+        for user in [Self.tunnelUser("socks"), nil] {
             let t = try transport {
                 $0.proxy = Self.socks(user: user, scheme: scheme)
                 $0.certificateAuthorityFile = Servers.caFile
             }
-            let plain = try await session(transport: t).get("get").response
+            let host = scheme == "socks5h" ? "socks-only.test" : "localhost"
+            let plain = try await session("http://\(host):\(httpbinPort)", transport: t).get("get").response
             #expect(plain.status == .ok, "\(scheme), \(String(describing: user))")
             let s = session(Servers.tlsLocalhost, transport: t)
             let secure = try await s.data(for: try s.makeRequest(.get, "json"))
@@ -249,6 +306,10 @@ struct ProxyTests {
             let judged = session(Servers.tls, transport: t) { $0.trustEvaluator = pinned }
             #expect(try await judged.get("json").response.status == .ok)
             await t.shutdown()
+            if let user {
+                // One connection each: cleartext, HTTPS, HTTPS judged by the evaluator (a connection of its own).
+                #expect(try await Self.socksConnects(of: user) >= 3, "\(scheme)")
+            }
         }
     }
 
@@ -281,7 +342,8 @@ struct ProxyTests {
             }
             let attempts = Box(0)
             let s = session(base, transport: t) {
-                $0.timeouts = Self.prompt
+                // Only the silent proxy needs a short connect timeout; a busy machine gets the default elsewhere.
+                if user == "stall-after-auth" { $0.timeouts = Self.prompt }
                 $0.retrier = ConnectionTests.CountingRetrier(attempts: attempts, policy: RetryPolicy(exponentialBackoffScale: 0))
             }
             let outcome = await attempt(s, try s.makeRequest(.get, "json"), bound: chaosBound(.seconds(1)) * 3)

@@ -24,6 +24,7 @@ enum Servers {
     static var fault: String { url("COURIER_FAULT_URL") }
     static var proxy: String { url("COURIER_PROXY_URL") }
     static var socks: String { url("COURIER_SOCKS_URL") }
+    static var tlsProxy: String { url("COURIER_TLS_PROXY_URL") }
     static var sink: String { url("COURIER_SINK_URL") }
     static var filesDirectory: String { url("COURIER_FILES_DIR") }
     static var certsDirectory: String { url("COURIER_CERTS_DIR") }

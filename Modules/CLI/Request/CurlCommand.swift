@@ -76,7 +76,8 @@ struct CurlCommand {
         }
         if let timeout = options.timeout { words += ["--max-time", Self.number(timeout)] }
         if let connectTimeout = options.connectTimeout { words += ["--connect-timeout", Self.number(connectTimeout)] }
-        if let proxy = options.proxy { words += ["--proxy", proxy] }
+        // --noproxy '': courier sends every request through its --proxy whatever no_proxy says; curl reads no_proxy.
+        if let proxy = options.proxy { words += ["--proxy", proxy, "--noproxy", ""] }
         if let unixSocket = options.unixSocket { words += ["--unix-socket", unixSocket] }
         if let caFile = options.caFile { words += ["--cacert", caFile] }
         if options.insecure { words.append("-k") }

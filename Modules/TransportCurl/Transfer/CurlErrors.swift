@@ -36,10 +36,11 @@ enum CurlErrors {
         case CURLPX_CLOSED, CURLPX_RECV_ADDRESS, CURLPX_RECV_AUTH, CURLPX_RECV_CONNECT, CURLPX_RECV_REQACK,
              CURLPX_SEND_AUTH, CURLPX_SEND_CONNECT, CURLPX_SEND_REQUEST:
             return .connectionLost
-        case CURLPX_BAD_VERSION, CURLPX_BAD_ADDRESS_TYPE, CURLPX_REPLY_UNASSIGNED:
-            // The proxy's answer is not SOCKS as the client spoke it.
+        case CURLPX_BAD_VERSION, CURLPX_BAD_ADDRESS_TYPE, CURLPX_REPLY_UNASSIGNED, CURLPX_UNKNOWN_MODE:
+            // The proxy's answer is not SOCKS as the client spoke it (UNKNOWN_MODE: it chose an authentication
+            // method the client did not offer).
             return .malformedResponse
-        case CURLPX_LONG_HOSTNAME, CURLPX_LONG_USER, CURLPX_LONG_PASSWD, CURLPX_UNKNOWN_MODE:
+        case CURLPX_LONG_HOSTNAME, CURLPX_LONG_USER, CURLPX_LONG_PASSWD:
             // A name or credentials longer than SOCKS can carry (255 bytes): nothing was sent.
             return .unsupported
         default:

@@ -55,6 +55,7 @@ enum CurlOptions {
         }
         if let socket = options.unixSocketPath { easy.set(CURLOPT_UNIX_SOCKET_PATH, socket) }
         if let caFile = options.certificateAuthorityFile { easy.set(CURLOPT_CAINFO, caFile) }
+        if let proxyCAFile = options.proxyCertificateAuthorityFile { easy.set(CURLOPT_PROXY_CAINFO, proxyCAFile) }
         if let client = options.clientCertificate {
             // Blobs, copied by libcurl: no file is read at connect time. The certificate blob is part of
             // libcurl's connection matching, so connections with another client certificate are not shared.

@@ -361,7 +361,10 @@ final class CurlTransfer: @unchecked Sendable {
             let detail = CurlErrors.detail(
                 errorBuffer.flatMap { String(validatingCString: $0) } ?? "", of: result, socketErrno: socketOpenings?.failure ?? 0
             )
-            let proxyError = result == CURLE_PROXY ? easyHandle.flatMap { CurlEasy(unsafeRaw: $0).info(CURLINFO_PROXY_ERROR) } ?? 0 : 0
+            // What a SOCKS proxy said, which libcurl reports under one code whatever it was.
+            let proxyError = result == CURLE_PROXY
+                ? easyHandle.flatMap { CurlEasy(unsafeRaw: $0).info(CURLINFO_PROXY_ERROR) } ?? 0
+                : 0
             // A refusal by the trust evaluator is the error, not libcurl's generic verification failure.
             ending = .failure(abortError ?? trustHook?.rejection
                 ?? CurlErrors.transportError(for: result, detail: detail, proxyError: proxyError))
