@@ -10,8 +10,9 @@ import Testing
 /// or answer the TLS handshake itself with a forged certificate. What a user behind a company proxy relies on: the tunnel carries HTTP/1.1 and
 /// HTTP/2 byte for byte, each side's credentials reach only that side, every TLS check is made against what
 /// the origin's certificate must be whatever the proxy presents, and a proxy that stalls or drops a tunnel
-/// fails the call, typed, within the connect timeout.
-@Suite("Proxies")
+/// fails the call, typed, within the connect timeout. Serialized, so that the SOCKS proxy's port, which no other
+/// suite uses, has no socket of this process but the test's own: a failed call must leave none.
+@Suite("Proxies", .serialized)
 struct ProxyTests {
     /// The test proxy's URL with the credentials of `user` (the password is the proxy's).
     static func proxy(user: String) -> String {
@@ -279,8 +280,15 @@ struct ProxyTests {
     /// How many CONNECTs the SOCKS5 proxy had from `user` (its HTTP side door).
     static func socksConnects(of user: String) async throws -> Int {
         let door = "http://" + Servers.socks.replacingOccurrences(of: "socks5h://", with: "")
-        let response = try await session(door).get("connects?user=\(user)").response
-        return try #require(try JSONSerialization.jsonObject(with: response.data) as? [String: Int])["count"] ?? -1
+        let t = try transport { _ in }   // its own, shut down before it returns: no socket left for a census
+        let response: Result<DataResponse, CourierError>
+        do throws(CourierError) {
+            response = .success(try await session(door, transport: t).get("connects?user=\(user)").response)
+        } catch {
+            response = .failure(error)
+        }
+        await t.shutdown()
+        return try #require(try JSONSerialization.jsonObject(with: response.get().data) as? [String: Int])["count"] ?? -1
     }
 
     /// Cleartext and HTTPS (HTTP/2 by ALPN) through SOCKS5, the name resolved here (`localhost`, perhaps to ::1)
@@ -354,6 +362,8 @@ struct ProxyTests {
             let retried = RetryPolicy().retryableTransportErrors.contains(code)
             #expect(attempts.value == (retried ? 3 : 1), "\(label): \(attempts.value) attempts")
             await t.shutdown()
+            let left = SocketCensus.matching(remotePorts: [port(of: "http://" + Servers.socks.replacingOccurrences(of: "socks5h://", with: ""))])
+            #expect(left.isEmpty, "\(label): sockets to the SOCKS proxy left after shutdown: \(left)")
         }
     }
 }
