@@ -99,6 +99,7 @@ Routes (GET, or any method; the answers are the same)
       folded                `Content-Length: 5` continued by a folded line ` 10`
       space-before-colon    `Content-Length : 10`
       te-space-before-colon `Transfer-Encoding : chunked` and `Content-Length: 10`
+      te-and-length         `Transfer-Encoding: chunked` and `Content-Length: 10`, the body chunked
       plain, list-same, two-same
                             the controls: `Content-Length: 10`; `10, 10`; two fields of `10`
   /switch-protocols         `101 Switching Protocols` (`Upgrade: websocket`) to a request that asked for no upgrade,
@@ -432,6 +433,7 @@ CONTENT_LENGTH_CASES = {
     "folded": [b"Content-Length: 5", b" 10"],
     "space-before-colon": [b"Content-Length : 10"],
     "te-space-before-colon": [b"Transfer-Encoding : chunked", b"Content-Length: 10"],
+    "te-and-length": [b"Transfer-Encoding: chunked", b"Content-Length: 10"],
     "plain": [b"Content-Length: 10"],
     "list-same": [b"Content-Length: 10, 10"],
     "two-same": [b"Content-Length: 10", b"Content-Length: 10"],
@@ -442,8 +444,11 @@ CONTENT_LENGTH_CASES = {
 def content_length(sock, method, query_text):
     lines = CONTENT_LENGTH_CASES[Query(query_text).choice("case", "plain", tuple(CONTENT_LENGTH_CASES))]
     # Written by hand: head_bytes would write one Content-Length of its own making.
+    # te-and-length: the body chunked, so that the length frames it otherwise (its first 10 bytes, the rest a
+    # response to a client that framed by it).
+    body = b"a\r\nhelloWORLD\r\n0\r\n\r\n" if lines[0].startswith(b"Transfer-Encoding: ") else b"helloWORLD"
     sock.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\n" + b"".join(line + b"\r\n" for line in lines)
-                 + b"\r\nhelloWORLD")
+                 + b"\r\n" + body)
     # The next request on the connection, if the client framed the body as the server did and kept it: answered by
     # its own route, as a new connection's first request would be.
     request = loopback_server.read_request_head(sock)

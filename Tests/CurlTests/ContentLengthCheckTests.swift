@@ -43,7 +43,11 @@ struct ContentLengthCheckTests {
     @Test func bodiesTheLengthDoesNotFrameAreNotChecked() {
         #expect(check(head(["0x5"], transferEncoding: "chunked")) == nil)
         #expect(check(head(["5", "10"], transferEncoding: "chunked"), .post) == nil)
-        #expect(ContentLengthCheck.read(head(["3"], transferEncoding: "chunked").headerFields) == .transferCoding(lastIsChunked: true))
+        #expect(ContentLengthCheck.read(head(["3"], transferEncoding: "chunked").headerFields) == .transferCoding(lastIsChunked: true, besideLength: true))
+        #expect(ContentLengthCheck.read(head([], transferEncoding: "chunked").headerFields) == .transferCoding(lastIsChunked: true, besideLength: false))
+        #expect(ContentLengthCheck.read(head(["3"], transferEncoding: "chunked").headerFields).framesByBoth)
+        #expect(!ContentLengthCheck.read(head([], transferEncoding: "chunked").headerFields).framesByBoth)
+        #expect(!ContentLengthCheck.read(head(["3"]).headerFields).framesByBoth)
         #expect(check(head(["0x5"]), .head) == nil)
         #expect(check(head(["0x5"], status: 204)) == nil)
         #expect(check(head(["5", "10"], status: 304)) == nil)
@@ -55,7 +59,7 @@ struct ContentLengthCheckTests {
         var fields = HTTPFields()
         fields.append(HTTPField(name: .contentLength, value: "0x5"))
         fields.append(HTTPField(name: .transferEncoding, value: "chunked"))
-        #expect(ContentLengthCheck.read(fields) == .transferCoding(lastIsChunked: true))
+        #expect(ContentLengthCheck.read(fields) == .transferCoding(lastIsChunked: true, besideLength: true))
     }
 
     /// The reading names the last coding of the last `Transfer-Encoding` field that names one, which is what
@@ -69,7 +73,7 @@ struct ContentLengthCheckTests {
         var fields = HTTPFields()
         fields.append(HTTPField(name: .contentLength, value: "5"))
         for value in values { fields.append(HTTPField(name: .transferEncoding, value: value)) }
-        #expect(ContentLengthCheck.read(fields) == .transferCoding(lastIsChunked: lastIsChunked), "\(values)")
+        #expect(ContentLengthCheck.read(fields) == .transferCoding(lastIsChunked: lastIsChunked, besideLength: true), "\(values)")
     }
 
     /// Courier sends no `Upgrade`, so a 101 is a switch nobody asked for, whatever the method: what follows is not HTTP.

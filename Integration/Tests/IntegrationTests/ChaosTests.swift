@@ -262,6 +262,31 @@ struct ChaosTests {
         }
     }
 
+    /// A head that frames its body both by `Transfer-Encoding: chunked` and by `Content-Length` (RFC 9112 section
+    /// 6.1: a sign of request smuggling or response splitting) is read by its chunks, as libcurl and every browser
+    /// read it, and its connection carries nothing more: a party between that framed the body by the length would
+    /// have passed on the rest as the next response. It was kept for the next request (curl 7.88 keeps it too). The
+    /// control: a head with a length alone, whose connection the next request reuses; then ten in a row, each on a
+    /// connection of its own.
+    @Test func aHeadFramedByBothChunksAndALengthEndsItsConnection() async throws {
+        try await chaosBatch(Servers.chaos, timeouts: Self.prompt, remotePorts: Self.chaosPorts) { s, _ in
+            for (name, reused) in [("te-and-length", false), ("plain", true)] {
+                let first = await attempt(s, try s.makeRequest(.get, "content-length?case=\(name)"), bound: Self.promptBound)
+                #expect(first.response?.data == Data("helloWORLD".utf8), "\(name): \(first.summary)")
+                let next = await attempt(s, try s.makeRequest(.get, "content-length?case=plain"), bound: Self.promptBound)
+                #expect(next.response?.data == Data("helloWORLD".utf8), "after \(name): \(next.summary)")
+                #expect(next.response?.metrics?.reusedConnection == reused, "after \(name): reused \(String(describing: next.response?.metrics?.reusedConnection))")
+            }
+            // Each on a new connection but the first, which may take the control's.
+            for index in 0..<10 {
+                let outcome = await attempt(s, try s.makeRequest(.get, "content-length?case=te-and-length"), bound: Self.promptBound)
+                #expect(outcome.response?.data == Data("helloWORLD".utf8), "\(index): \(outcome.summary)")
+                #expect(index == 0 || outcome.response?.metrics?.reusedConnection == false,
+                        "\(index): reused \(String(describing: outcome.response?.metrics?.reusedConnection))")
+            }
+        }
+    }
+
     // MARK: Bytes nobody asked for, on an idle connection
 
     /// A server sends bytes after an answer, once the client has read it and put the connection back for reuse:

@@ -26,6 +26,15 @@ extension CurlMultiLoop {
         }
     }
 
+    /// An exchange whose head framed its body both by a transfer coding and by a length ended on the connection with
+    /// `endpoints` (``ContentLengthCheck/Reading/framesByBoth``): the connection is shut down, never offered again,
+    /// whatever came after the body. `easy` is its handle, not yet out of the multi handle.
+    func retireConnection(on endpoints: ConnectionSockets.Endpoints, easy: CurlEasy) {
+        guard let socket = Self.keptSocket(of: easy, localPort: endpoints.localPort) else { return }
+        Self.discard(socket)
+        connectionSockets.retire(socket)
+    }
+
     /// An exchange on the connection with `endpoints` ended in HTTP `version` (`CURLINFO_HTTP_VERSION`); `easy` is its
     /// handle, not yet out of the multi handle.
     func exchangeEnded(on endpoints: ConnectionSockets.Endpoints, version: Int, easy: CurlEasy) {

@@ -22,7 +22,7 @@ enum BodyFraming: Equatable {
         let code = head.status.code
         if method == .head || (100..<200).contains(code) || code == 204 || code == 304 { return .none }
         switch reading {
-        case .transferCoding(let lastIsChunked): return lastIsChunked ? .chunked : .connectionEnd
+        case .transferCoding(let lastIsChunked, _): return lastIsChunked ? .chunked : .connectionEnd
         case .count: return .length
         case .none, .problem: return .connectionEnd
         }

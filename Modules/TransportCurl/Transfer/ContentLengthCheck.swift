@@ -18,8 +18,10 @@ enum ContentLengthCheck {
         case none
         /// A `Transfer-Encoding`, which frames the body in a length's place (rule 3) and which libcurl then frames by,
         /// whatever a length beside it says: the last chunk ends the body when the last coding named is chunked, the
-        /// connection's end when it is another or none.
-        case transferCoding(lastIsChunked: Bool)
+        /// connection's end when it is another or none. `besideLength`: a `Content-Length` came too, which RFC 9112
+        /// section 6.1 calls a sign of request smuggling or response splitting: a party between that framed the body
+        /// by the length would have passed on other bytes as the next response, so the connection is not reused.
+        case transferCoding(lastIsChunked: Bool, besideLength: Bool)
         /// One count of bytes.
         case count(Int64)
         /// Why the fields give no one count.
@@ -29,6 +31,13 @@ enum ContentLengthCheck {
         var count: Int64? {
             if case .count(let count) = self { return count }
             return nil
+        }
+
+        /// Whether the head named both a transfer coding and a length, so its connection must not carry another
+        /// exchange (``transferCoding(lastIsChunked:besideLength:)``).
+        var framesByBoth: Bool {
+            if case .transferCoding(_, true) = self { return true }
+            return false
         }
     }
 
@@ -50,12 +59,15 @@ enum ContentLengthCheck {
         var count: Int64?
         var problem: String?
         var lastCodingIsChunked: Bool?
+        var sawLength = false
         for field in fields {
             if field.name.matches(.transferEncoding) {
                 lastCodingIsChunked = Self.lastCodingIsChunked(field) ?? lastCodingIsChunked ?? false
                 continue
             }
-            guard lastCodingIsChunked == nil, problem == nil, field.name.matches(.contentLength) else { continue }
+            guard field.name.matches(.contentLength) else { continue }
+            sawLength = true
+            guard lastCodingIsChunked == nil, problem == nil else { continue }
             problem = field.withUnsafeBytesOfValue { value in
                 // The comma-separated counts of the value, walked in place (no array of pieces per response).
                 var start = 0
@@ -74,7 +86,7 @@ enum ContentLengthCheck {
                 return nil
             }
         }
-        if let lastCodingIsChunked { return .transferCoding(lastIsChunked: lastCodingIsChunked) }
+        if let lastCodingIsChunked { return .transferCoding(lastIsChunked: lastCodingIsChunked, besideLength: sawLength) }
         if let problem { return .problem(problem) }
         return count.map(Reading.count) ?? .none
     }

@@ -95,6 +95,10 @@ final class CurlTransfer: @unchecked Sendable {
     /// Set for an HTTPS response whose body ends with its connection: whether the server's `close_notify` came, without
     /// which such a body may have been cut short (``CloseNotifyWatch``). Loop thread only.
     private var closeNotifyWatch: CloseNotifyWatch?
+    /// Whether the head framed its body both by a transfer coding and by a length: the connection is then retired when
+    /// the exchange ends, so that no later request reads what a party framing by the length took for another response
+    /// (``ContentLengthCheck/Reading/framesByBoth``). Loop thread only.
+    private var framedByBoth = false
     /// Bytes of trailer fields seen so far (after a chunked body, or HTTP/2's trailing HEADERS). Loop thread only.
     private var trailerBytes = 0
     private var abortError: (any Error)?
@@ -332,7 +336,10 @@ final class CurlTransfer: @unchecked Sendable {
         guard machine.ended() else { return }
         if let easy = easyHandle.map({ CurlEasy(unsafeRaw: $0) }) {
             let version = easy.info(CURLINFO_HTTP_VERSION) ?? 0
-            if let connectionEnds { loop.exchangeEnded(on: connectionEnds, version: version, easy: easy) }
+            if let connectionEnds {
+                loop.exchangeEnded(on: connectionEnds, version: version, easy: easy)
+                if framedByBoth { loop.retireConnection(on: connectionEnds, easy: easy) }
+            }
             pendingMetrics = CurlMetrics.read(from: easy, httpVersion: version)
             if result == CURLE_OK, head == nil {
                 // A response without a head callback (HTTP/0.9 is refused, so rare): synthesize it.
@@ -610,6 +617,7 @@ final class CurlTransfer: @unchecked Sendable {
                     return false
                 }
                 announcedLength = reading.count
+                framedByBoth = reading.framesByBoth
                 if reading.count == nil, needsCloseNotify(parsed, reading: reading), !watchForCloseNotify() { return false }
             }
             head = parsed
