@@ -201,6 +201,9 @@ def relay(client, upstream, idle_seconds=300, first=b""):
     try:
         if first:
             upstream.sendall(first)
+        # What a TLS client socket decrypted already is invisible to select.
+        while getattr(client, "pending", lambda: 0)():
+            upstream.sendall(client.recv(65536))
         with selectors.DefaultSelector() as selector:
             selector.register(client, selectors.EVENT_READ, upstream)
             selector.register(upstream, selectors.EVENT_READ, client)
@@ -229,7 +232,9 @@ def relay(client, upstream, idle_seconds=300, first=b""):
                     selector.unregister(source)
                     reading -= 1
                     try:
-                        destination.shutdown(socket.SHUT_WR)
+                        # socket.socket's own shutdown: an SSLSocket's would drop its TLS state, and what the
+                        # client sends after would be read as raw bytes.
+                        socket.socket.shutdown(destination, socket.SHUT_WR)
                     except OSError:
                         pass
     except OSError:

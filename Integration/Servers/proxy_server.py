@@ -31,7 +31,7 @@ either side that the request went through it. Bodies stream both ways (Content-L
 - Client connections are kept alive between requests; hop-by-hop headers are not forwarded.
 - With --tls-port, the same proxy also listens there behind TLS (an HTTPS proxy: `https://127.0.0.1:PORT`), with
   the test chain `chain.pem`, ALPN http/1.1 only; a tunnel inside it carries the client's TLS to the origin inside
-  the proxy's.
+  the proxy's. The `intercept` users are for the cleartext port only.
 
 Usage: proxy_server.py [--host 127.0.0.1] --port PORT --certs DIR [--tls-port PORT] [--pid-file FILE]
 DIR holds gen-certs.sh's files. It listens on 127.0.0.1 only (any other --host is refused) and exits on SIGTERM

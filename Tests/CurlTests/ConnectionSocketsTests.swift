@@ -81,6 +81,21 @@ struct ConnectionSocketsTests {
         #expect(table.counts.open == 0)
     }
 
+    /// A connection a head condemned stays so until its exchange is over, whether or not its socket is matched.
+    @Test func aCondemnedConnectionStaysSoUntilReleased() {
+        var table = ConnectionSockets()
+        table.opened(7)
+        #expect(!table.isCondemned(ends(5000)))
+        table.condemn(ends(5000))
+        #expect(table.isCondemned(ends(5000)))
+        #expect(!table.isCondemned(ends(5001)) && !table.isCondemned(ends(5000, remote: 81)))
+        #expect(table.openSockets == [7])
+        table.exchangeEnded(on: ends(5000), http1: true) { 7 }
+        #expect(table.socketToCheck(reusing: ends(5000)) == 7, "matched as any HTTP/1 connection, to be shut down")
+        table.release(ends(5000))
+        #expect(!table.isCondemned(ends(5000)))
+    }
+
     @Test func idleSocketsAreTheMatchedOnesNoTransferHolds() {
         var table = ConnectionSockets()
         for (socket, port) in [(7, 5000), (8, 5001), (9, 5002)] as [(Int32, UInt16)] {

@@ -32,6 +32,10 @@ struct ConnectionSockets {
     /// The sockets of HTTP/1 connections whose last exchange ended, by their ends, and the other way round.
     private var socketsByEnds: [Endpoints: Int32] = [:]
     private var endsBySocket: [Int32: Endpoints] = [:]
+    /// Connections that must carry no other exchange: a head on them framed its body both by a transfer coding and
+    /// by a length (``ContentLengthCheck/Reading/framesByBoth``). Kept from that head until its exchange ended, so
+    /// that a request libcurl gives the connection in between (in the same pass) is moved off it too.
+    private var condemned: Set<Endpoints> = []
 
     /// libcurl made `socket` for a connection.
     mutating func opened(_ socket: Int32) {
@@ -70,6 +74,24 @@ struct ConnectionSockets {
     func idleSockets(notHeldBy held: Set<Endpoints>) -> [Int32] {
         socketsByEnds.compactMap { held.contains($0.key) ? nil : $0.value }
     }
+
+    /// The connection with `ends` must carry no other exchange.
+    mutating func condemn(_ ends: Endpoints) {
+        condemned.insert(ends)
+    }
+
+    /// Whether the connection with `ends` must carry no other exchange.
+    func isCondemned(_ ends: Endpoints) -> Bool {
+        !condemned.isEmpty && condemned.contains(ends)
+    }
+
+    /// The condemned connection with `ends` is done with (its exchange ended, and it was shut down or closed).
+    mutating func release(_ ends: Endpoints) {
+        condemned.remove(ends)
+    }
+
+    /// Every socket libcurl opened and has not closed, for finding a connection's socket by its ends.
+    var openSockets: Set<Int32> { open }
 
     /// The loop shut `socket` down: libcurl will close it, and it is not checked again meanwhile.
     mutating func retire(_ socket: Int32) {

@@ -13,6 +13,15 @@ extension CurlMultiLoop {
     /// found dead, libcurl closes it and sends the request again on a new connection (`Curl_retry_request`). A new
     /// connection is never in the table: its ends are matched only once an exchange on it has ended.
     func connectionReady(endpoints: ConnectionSockets.Endpoints) {
+        if connectionSockets.isCondemned(endpoints) {
+            // Given back to libcurl's pool before the exchange that condemned it was reported ended (the same pass):
+            // found by its ends among the open sockets, since the table matches a socket only when that report comes.
+            if let socket = connectionSockets.openSockets.first(where: { Self.socket($0, has: endpoints) }) {
+                Self.discard(socket)
+                connectionSockets.retire(socket)
+            }
+            return
+        }
         guard let socket = connectionSockets.socketToCheck(reusing: endpoints), Self.hasWaitingInput(socket) else { return }
         Self.discard(socket)
         connectionSockets.retire(socket)
@@ -26,11 +35,19 @@ extension CurlMultiLoop {
         }
     }
 
-    /// An exchange whose head framed its body both by a transfer coding and by a length ended on the connection with
-    /// `endpoints` (``ContentLengthCheck/Reading/framesByBoth``): the connection is shut down, never offered again,
-    /// whatever came after the body. `easy` is its handle, not yet out of the multi handle.
-    func retireConnection(on endpoints: ConnectionSockets.Endpoints, easy: CurlEasy) {
-        guard let socket = Self.keptSocket(of: easy, localPort: endpoints.localPort) else { return }
+    /// A head framed its body both by a transfer coding and by a length on the connection with `endpoints`
+    /// (``ContentLengthCheck/Reading/framesByBoth``): the connection must carry no other exchange. Until that
+    /// exchange ends, a request given the connection is moved off it (``connectionReady(endpoints:)``).
+    func condemnConnection(on endpoints: ConnectionSockets.Endpoints) {
+        connectionSockets.condemn(endpoints)
+    }
+
+    /// The exchange that condemned the connection with `endpoints` ended, after ``exchangeEnded(on:version:easy:)``:
+    /// when it ended well over HTTP/1 and libcurl kept the connection, its socket (matched by the table, with its
+    /// guards) is shut down, so libcurl never offers it again. Otherwise libcurl closed it, or it was never one.
+    func retireCondemnedConnection(on endpoints: ConnectionSockets.Endpoints, endedWell: Bool) {
+        defer { connectionSockets.release(endpoints) }
+        guard endedWell, let socket = connectionSockets.socketToCheck(reusing: endpoints) else { return }
         Self.discard(socket)
         connectionSockets.retire(socket)
     }
@@ -40,7 +57,7 @@ extension CurlMultiLoop {
     func exchangeEnded(on endpoints: ConnectionSockets.Endpoints, version: Int, easy: CurlEasy) {
         // CURL_HTTP_VERSION_1_0 and _1_1; an HTTP/2 connection has other streams' frames waiting as a matter of course.
         connectionSockets.exchangeEnded(on: endpoints, http1: version == 1 || version == 2) {
-            Self.keptSocket(of: easy, localPort: endpoints.localPort)
+            Self.keptSocket(of: easy, endpoints: endpoints)
         }
     }
 
@@ -65,24 +82,33 @@ extension CurlMultiLoop {
         return poll(&entry, 1, 0) > 0
     }
 
-    /// The socket of the connection `easy` kept for reuse, if it is the one whose local port is `localPort`:
+    /// The socket of the connection `easy` kept for reuse, if it is the one with `endpoints`' ports:
     /// `CURLINFO_ACTIVESOCKET` names the handle's last connection kept, which after a closed one may be an older one.
-    private static func keptSocket(of easy: CurlEasy, localPort: UInt16) -> Int32? {
+    private static func keptSocket(of easy: CurlEasy, endpoints: ConnectionSockets.Endpoints) -> Int32? {
         var socket: curl_socket_t = -1
         guard ccurl_easy_getinfo_socket(easy.raw, CURLINFO_ACTIVESOCKET, &socket) == CURLE_OK, socket >= 0 else { return nil }
+        return Self.socket(socket, has: endpoints) ? socket : nil
+    }
+
+    /// Whether `socket`'s local and remote ports are `endpoints`' (the address itself is libcurl's text, and a local
+    /// port belongs to one connection to a given remote port at a time).
+    private static func socket(_ socket: Int32, has endpoints: ConnectionSockets.Endpoints) -> Bool {
+        port(of: socket, peer: false) == endpoints.localPort && port(of: socket, peer: true) == endpoints.remotePort
+    }
+
+    /// The local or the peer's port of a TCP socket, or nil.
+    private static func port(of socket: Int32, peer: Bool) -> UInt16? {
         var address = sockaddr_storage()
         var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
         let named = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(socket, $0, &length) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { peer ? getpeername(socket, $0, &length) : getsockname(socket, $0, &length) }
         }
         guard named == 0 else { return nil }
-        let port: UInt16
         switch Int32(address.ss_family) {
-        case AF_INET: port = withUnsafeBytes(of: &address) { $0.load(as: sockaddr_in.self).sin_port }
-        case AF_INET6: port = withUnsafeBytes(of: &address) { $0.load(as: sockaddr_in6.self).sin6_port }
+        case AF_INET: return UInt16(bigEndian: withUnsafeBytes(of: &address) { $0.load(as: sockaddr_in.self).sin_port })
+        case AF_INET6: return UInt16(bigEndian: withUnsafeBytes(of: &address) { $0.load(as: sockaddr_in6.self).sin6_port })
         default: return nil
         }
-        return UInt16(bigEndian: port) == localPort ? socket : nil
     }
 }
 

@@ -338,7 +338,9 @@ final class CurlTransfer: @unchecked Sendable {
             let version = easy.info(CURLINFO_HTTP_VERSION) ?? 0
             if let connectionEnds {
                 loop.exchangeEnded(on: connectionEnds, version: version, easy: easy)
-                if framedByBoth { loop.retireConnection(on: connectionEnds, easy: easy) }
+                if framedByBoth {
+                    loop.retireCondemnedConnection(on: connectionEnds, endedWell: result == CURLE_OK && (version == 1 || version == 2))
+                }
             }
             pendingMetrics = CurlMetrics.read(from: easy, httpVersion: version)
             if result == CURLE_OK, head == nil {
@@ -382,6 +384,8 @@ final class CurlTransfer: @unchecked Sendable {
     /// The transfer ended outside curl (cancelled, or could not start).
     func fail(with error: any Error, loop: CurlMultiLoop) {
         guard machine.ended() else { return }
+        // libcurl closes an HTTP/1 connection whose exchange was cut off; the mark on it goes.
+        if framedByBoth, let connectionEnds { loop.retireCondemnedConnection(on: connectionEnds, endedWell: false) }
         ending = .failure(error)
         loop.markDirty(self)
     }
@@ -618,6 +622,7 @@ final class CurlTransfer: @unchecked Sendable {
                 }
                 announcedLength = reading.count
                 framedByBoth = reading.framesByBoth
+                if framedByBoth, let connectionEnds { loop.condemnConnection(on: connectionEnds) }
                 if reading.count == nil, needsCloseNotify(parsed, reading: reading), !watchForCloseNotify() { return false }
             }
             head = parsed
