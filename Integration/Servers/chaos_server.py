@@ -100,6 +100,7 @@ Routes (GET, or any method; the answers are the same)
       space-before-colon    `Content-Length : 10`
       te-space-before-colon `Transfer-Encoding : chunked` and `Content-Length: 10`
       te-and-length         `Transfer-Encoding: chunked` and `Content-Length: 10`, the body chunked
+      te-http10             an `HTTP/1.0` head with `Transfer-Encoding: chunked` and `Connection: keep-alive`
       plain, list-same, two-same
                             the controls: `Content-Length: 10`; `10, 10`; two fields of `10`
   /switch-protocols         `101 Switching Protocols` (`Upgrade: websocket`) to a request that asked for no upgrade,
@@ -434,6 +435,7 @@ CONTENT_LENGTH_CASES = {
     "space-before-colon": [b"Content-Length : 10"],
     "te-space-before-colon": [b"Transfer-Encoding : chunked", b"Content-Length: 10"],
     "te-and-length": [b"Transfer-Encoding: chunked", b"Content-Length: 10"],
+    "te-http10": [b"Transfer-Encoding: chunked", b"Connection: keep-alive"],
     "plain": [b"Content-Length: 10"],
     "list-same": [b"Content-Length: 10, 10"],
     "two-same": [b"Content-Length: 10", b"Content-Length: 10"],
@@ -447,7 +449,9 @@ def content_length(sock, method, query_text):
     # te-and-length: the body chunked, so that the length frames it otherwise (its first 10 bytes, the rest a
     # response to a client that framed by it).
     body = b"a\r\nhelloWORLD\r\n0\r\n\r\n" if lines[0].startswith(b"Transfer-Encoding: ") else b"helloWORLD"
-    sock.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\n" + b"".join(line + b"\r\n" for line in lines)
+    # te-http10: an HTTP/1.0 head (kept alive) with a transfer coding, which HTTP/1.0 does not have.
+    version = b"HTTP/1.0" if Query(query_text).values.get("case") == ["te-http10"] else b"HTTP/1.1"
+    sock.sendall(version + b" 200 OK\r\nContent-Type: text/plain\r\n" + b"".join(line + b"\r\n" for line in lines)
                  + b"\r\n" + body)
     # The next request on the connection, if the client framed the body as the server did and kept it: answered by
     # its own route, as a new connection's first request would be.

@@ -281,7 +281,8 @@ check "chaos /extra-bytes kind=head-body: the next request on the connection (cu
 check "chaos /extra-bytes kind=response: the next request's answer (curl 7.88: the injected one)" \
     "$(c --rate 4/s "$X/extra-bytes?kind=response" -o /dev/null --next -s "$X/health")" "$injected"
 for case in "two-lengths 200 10 exit 0" "hex 200 0 exit 0" "plus 200 5 exit 0" "negative 200 0 exit 8" "huge 200 10 exit 28" \
-            "space-before-colon 200 10 exit 28" "list-same 200 10 exit 0" "te-and-length 200 10 exit 0"; do
+            "space-before-colon 200 10 exit 28" "list-same 200 10 exit 0" "te-and-length 200 10 exit 0" \
+            "te-http10 200 10 exit 0"; do
     check "chaos /content-length case=${case%% *}: curl frames it as ${case#* }" \
         "$(c -m 2 -o /dev/null -w '%{http_code} %{size_download}' "$X/content-length?case=${case%% *}"; echo " exit $?")" "${case#* }"
 done

@@ -48,6 +48,11 @@ struct ContentLengthCheckTests {
         #expect(ContentLengthCheck.read(head(["3"], transferEncoding: "chunked").headerFields).framesByBoth)
         #expect(!ContentLengthCheck.read(head([], transferEncoding: "chunked").headerFields).framesByBoth)
         #expect(!ContentLengthCheck.read(head(["3"]).headerFields).framesByBoth)
+        // HTTP/1.0 has no transfer codings: a head with one forbids its connection's reuse, with a length or not.
+        let chunked = ContentLengthCheck.read(head([], transferEncoding: "chunked").headerFields)
+        #expect(chunked.forbidsReuse(version: "HTTP/1.0") && !chunked.forbidsReuse(version: "HTTP/1.1"))
+        #expect(ContentLengthCheck.read(head(["3"], transferEncoding: "gzip").headerFields).forbidsReuse(version: "HTTP/1.1"))
+        #expect(!ContentLengthCheck.read(head(["3"]).headerFields).forbidsReuse(version: "HTTP/1.0"))
         #expect(check(head(["0x5"]), .head) == nil)
         #expect(check(head(["0x5"], status: 204)) == nil)
         #expect(check(head(["5", "10"], status: 304)) == nil)

@@ -303,6 +303,7 @@ struct HeadTemplateTests {
         #expect(HeadTemplate(head: HTTPResponse(status: .ok, headerFields: both), version: "HTTP/1.1") == nil)
         both[.contentLength] = nil
         #expect(HeadTemplate(head: HTTPResponse(status: .ok, headerFields: both), version: "HTTP/1.1") != nil)
+        #expect(HeadTemplate(head: HTTPResponse(status: .ok, headerFields: both), version: "HTTP/1.0") == nil, "a transfer coding in HTTP/1.0")
     }
 
     /// A head that repeats a template is taken without a look at how its body ends, so the template says whether it

@@ -39,6 +39,15 @@ enum ContentLengthCheck {
             if case .transferCoding(_, true) = self { return true }
             return false
         }
+
+        /// Whether the connection of a head read from a status line of `version` must carry no other exchange: one
+        /// framed both by a transfer coding and by a length, or an `HTTP/1.0` head with a transfer coding, which
+        /// HTTP/1.0 does not have (RFC 9112 section 6.1: its framing is faulty, and the connection is closed after
+        /// it; an HTTP/1.0 party between would have framed the body otherwise).
+        func forbidsReuse(version: String) -> Bool {
+            guard case .transferCoding(_, let besideLength) = self else { return false }
+            return besideLength || version == "HTTP/1.0"
+        }
     }
 
     /// Why `head` cannot be read as an HTTP response with a body framed as its fields say, or nil when it can: a

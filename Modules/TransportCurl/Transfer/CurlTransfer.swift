@@ -95,9 +95,9 @@ final class CurlTransfer: @unchecked Sendable {
     /// Set for an HTTPS response whose body ends with its connection: whether the server's `close_notify` came, without
     /// which such a body may have been cut short (``CloseNotifyWatch``). Loop thread only.
     private var closeNotifyWatch: CloseNotifyWatch?
-    /// Whether the head framed its body both by a transfer coding and by a length: the connection is then retired when
-    /// the exchange ends, so that no later request reads what a party framing by the length took for another response
-    /// (``ContentLengthCheck/Reading/framesByBoth``). Loop thread only.
+    /// Whether the head framed its body both by a transfer coding and by a length, or by a transfer coding in HTTP/1.0:
+    /// the connection is then retired when the exchange ends, so that no later request reads what a party framing
+    /// otherwise took for another response (``ContentLengthCheck/Reading/forbidsReuse(version:)``). Loop thread only.
     private var framedByBoth = false
     /// Bytes of trailer fields seen so far (after a chunked body, or HTTP/2's trailing HEADERS). Loop thread only.
     private var trailerBytes = 0
@@ -621,7 +621,7 @@ final class CurlTransfer: @unchecked Sendable {
                     return false
                 }
                 announcedLength = reading.count
-                framedByBoth = reading.framesByBoth
+                framedByBoth = reading.forbidsReuse(version: parser.version ?? "")
                 if framedByBoth, let connectionEnds { loop.condemnConnection(on: connectionEnds) }
                 if reading.count == nil, needsCloseNotify(parsed, reading: reading), !watchForCloseNotify() { return false }
             }

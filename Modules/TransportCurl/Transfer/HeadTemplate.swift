@@ -44,12 +44,12 @@ final class HeadTemplate {
     private static let lineFeed: UInt8 = 0x0A
 
     /// The template of `head`, or nil for a head that cannot frame a body as its fields say (a switch of protocols, a
-    /// `Content-Length` that is no one count: ``ContentLengthCheck``), which a transfer refuses, or that frames it both
-    /// by a transfer coding and by a length, after which the transfer retires the connection: a head that repeats a
-    /// template is taken without a check.
+    /// `Content-Length` that is no one count: ``ContentLengthCheck``), which a transfer refuses, or whose connection must
+    /// carry no other exchange (``ContentLengthCheck/Reading/forbidsReuse(version:)``), which the transfer retires:
+    /// a head that repeats a template is taken without a check.
     init?(head: HTTPResponse, version: String) {
         let reading = ContentLengthCheck.read(head.headerFields)
-        guard ContentLengthCheck.problem(in: head, method: .get, reading: reading) == nil, !reading.framesByBoth else { return nil }
+        guard ContentLengthCheck.problem(in: head, method: .get, reading: reading) == nil, !reading.forbidsReuse(version: version) else { return nil }
         endsWithConnection = BodyFraming.endsWithConnection(head, version: version, method: .get, reading: reading)
         self.head = head
         self.version = version

@@ -86,7 +86,7 @@ enum ResponseHeadFuzz: FuzzTarget {
                 precondition(!endsWithConnection || reading.count == nil, "a body with a length ends with its connection")
                 if let template = sharing.repeatedTemplate {
                     precondition(ContentLengthCheck.problem(in: response, method: .get, reading: reading) == nil, "a template that fails the check")
-                    precondition(!reading.framesByBoth, "a template of a head framed both by chunks and by a length")
+                    precondition(!reading.forbidsReuse(version: parser.version ?? ""), "a template of a head whose connection is retired")
                     precondition(template.contentLength == reading.count, "the template announces another length")
                     precondition(template.endsWithConnection == endsWithConnection, "the template frames its body otherwise")
                 }
