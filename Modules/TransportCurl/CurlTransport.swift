@@ -77,8 +77,9 @@ public final class CurlTransport: Transport, CallerExecutorTransport {
         /// Hosts reached directly although ``proxy`` is set, by libcurl's rules for `CURLOPT_NOPROXY`: a name matches
         /// itself and the names under it (`example.com` also matches `api.example.com`), an IP address itself, an
         /// address with a prefix length (`10.0.0.0/8`) the addresses in it, and `["*"]`, alone, every host. Each
-        /// entry is one host, without commas or spaces, and `*` is the only entry when it is one (the transport
-        /// refuses other lists when it starts).
+        /// entry is one host, without commas or spaces, and `*` is the only entry when it is one. The transport
+        /// refuses other lists when it starts, with ``proxy`` set or not, so a bad list fails before the day a proxy
+        /// is added.
         public var proxyBypassHosts: [String] = []
         /// Connect through this Unix-domain socket instead of TCP.
         public var unixSocketPath: String?

@@ -33,8 +33,9 @@ struct ConnectionSockets {
     private var socketsByEnds: [Endpoints: Int32] = [:]
     private var endsBySocket: [Int32: Endpoints] = [:]
     /// Connections that must carry no other exchange: a head on them framed its body both by a transfer coding and
-    /// by a length (``ContentLengthCheck/Reading/framesByBoth``). Kept from that head until its exchange ended, so
-    /// that a request libcurl gives the connection in between (in the same pass) is moved off it too.
+    /// by a length, or by a transfer coding in HTTP/1.0 (``ContentLengthCheck/Reading/forbidsReuse(version:)``).
+    /// Kept from that head until its exchange ended, so that a request libcurl gives the connection in between (in
+    /// the same pass) is moved off it too.
     private var condemned: Set<Endpoints> = []
 
     /// libcurl made `socket` for a connection.

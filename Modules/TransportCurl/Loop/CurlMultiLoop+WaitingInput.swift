@@ -35,9 +35,10 @@ extension CurlMultiLoop {
         }
     }
 
-    /// A head framed its body both by a transfer coding and by a length on the connection with `endpoints`
-    /// (``ContentLengthCheck/Reading/framesByBoth``): the connection must carry no other exchange. Until that
-    /// exchange ends, a request given the connection is moved off it (``connectionReady(endpoints:)``).
+    /// A head on the connection with `endpoints` framed its body both by a transfer coding and by a length, or by a
+    /// transfer coding in HTTP/1.0 (``ContentLengthCheck/Reading/forbidsReuse(version:)``): the connection must
+    /// carry no other exchange. Until that exchange ends, a request given the connection is moved off it
+    /// (``connectionReady(endpoints:)``).
     func condemnConnection(on endpoints: ConnectionSockets.Endpoints) {
         connectionSockets.condemn(endpoints)
     }

@@ -33,13 +33,6 @@ enum ContentLengthCheck {
             return nil
         }
 
-        /// Whether the head named both a transfer coding and a length, so its connection must not carry another
-        /// exchange (``transferCoding(lastIsChunked:besideLength:)``).
-        var framesByBoth: Bool {
-            if case .transferCoding(_, true) = self { return true }
-            return false
-        }
-
         /// Whether the connection of a head read from a status line of `version` must carry no other exchange: one
         /// framed both by a transfer coding and by a length, or an `HTTP/1.0` head with a transfer coding, which
         /// HTTP/1.0 does not have (RFC 9112 section 6.1: its framing is faulty, and the connection is closed after

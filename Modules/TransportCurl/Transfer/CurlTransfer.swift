@@ -98,7 +98,7 @@ final class CurlTransfer: @unchecked Sendable {
     /// Whether the head framed its body both by a transfer coding and by a length, or by a transfer coding in HTTP/1.0:
     /// the connection is then retired when the exchange ends, so that no later request reads what a party framing
     /// otherwise took for another response (``ContentLengthCheck/Reading/forbidsReuse(version:)``). Loop thread only.
-    private var framedByBoth = false
+    private var retiresConnection = false
     /// Bytes of trailer fields seen so far (after a chunked body, or HTTP/2's trailing HEADERS). Loop thread only.
     private var trailerBytes = 0
     private var abortError: (any Error)?
@@ -338,7 +338,7 @@ final class CurlTransfer: @unchecked Sendable {
             let version = easy.info(CURLINFO_HTTP_VERSION) ?? 0
             if let connectionEnds {
                 loop.exchangeEnded(on: connectionEnds, version: version, easy: easy)
-                if framedByBoth {
+                if retiresConnection {
                     loop.retireCondemnedConnection(on: connectionEnds, endedWell: result == CURLE_OK && (version == 1 || version == 2))
                 }
             }
@@ -385,7 +385,7 @@ final class CurlTransfer: @unchecked Sendable {
     func fail(with error: any Error, loop: CurlMultiLoop) {
         guard machine.ended() else { return }
         // libcurl closes an HTTP/1 connection whose exchange was cut off; the mark on it goes.
-        if framedByBoth, let connectionEnds { loop.retireCondemnedConnection(on: connectionEnds, endedWell: false) }
+        if retiresConnection, let connectionEnds { loop.retireCondemnedConnection(on: connectionEnds, endedWell: false) }
         ending = .failure(error)
         loop.markDirty(self)
     }
@@ -621,8 +621,8 @@ final class CurlTransfer: @unchecked Sendable {
                     return false
                 }
                 announcedLength = reading.count
-                framedByBoth = reading.forbidsReuse(version: parser.version ?? "")
-                if framedByBoth, let connectionEnds { loop.condemnConnection(on: connectionEnds) }
+                retiresConnection = reading.forbidsReuse(version: parser.version ?? "")
+                if retiresConnection, let connectionEnds { loop.condemnConnection(on: connectionEnds) }
                 if reading.count == nil, needsCloseNotify(parsed, reading: reading), !watchForCloseNotify() { return false }
             }
             head = parsed
