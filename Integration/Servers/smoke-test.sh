@@ -339,6 +339,16 @@ done
 check "tls-chaos /continuations 10,000 empty frames: curl 56" "$(h2chaos "$Y/continuations")" '000 0 exit 56'
 check "tls-chaos /continuations 9 frames that end the block: curl 56" "$(h2chaos "$Y/continuations?frames=9&end=1")" '000 0 exit 56'
 check "tls-chaos /continuations 8 frames that end the block" "$(h2chaos "$Y/continuations?frames=8&end=1")" '200 5 exit 0'
+for query in "kind=ping" "kind=settings&count=1000" "kind=priority&count=200000" "kind=empty-data&count=200000"; do
+    check "tls-chaos /flood $query: answered" "$(h2chaos "$Y/flood?$query")" '200 5 exit 0'
+done
+check "tls-chaos /flood 100,000 SETTINGS: curl 56 (nghttp2 refuses the flood)" "$(h2chaos "$Y/flood?kind=settings")" '000 0 exit 56'
+check "tls-chaos /flood 2,000,000 PINGs, nothing read: curl 55" "$(h2chaos "$Y/flood?kind=ping&count=2000000&read=0")" '000 0 exit 55'
+check "tls-chaos /flood PUSH_PROMISE: curl 52" "$(h2chaos "$Y/flood?kind=push")" '000 0 exit 52'
+check "tls-chaos /flood RST_STREAM for a stream nobody opened: curl 52" "$(h2chaos "$Y/flood?kind=reset-idle&count=1")" '000 0 exit 52'
+check "tls-chaos /max-streams value=0 for 2 s: curl 7.88 waits on the connection for the second request" \
+    "$(c -m 10 --cacert "$COURIER_CA_FILE" -o /dev/null -o /dev/null -w '%{http_code} %{num_connects}\n' \
+        "$Y/max-streams?value=0&for=2000" "$Y/health" | tr '\n' ' ')" '200 1 200 0 '
 check "tls-chaos /goaway last=stream: the whole body" "$(h2chaos "$Y/goaway?last=stream&after=1000&size=4000000")" '200 4000000 exit 0'
 head -c 1048576 /dev/zero >"$tmp/early-upload.bin"
 for then in reset read stop-reading; do

@@ -59,6 +59,26 @@ HTTP/2 routes (GET; the query parameters are optional)
                             after the last (a flood of CONTINUATION frames, as in CVE-2024-27316 and nghttp2's
                             CVE-2024-28182, where each frame costs the receiver but says nothing); E=1: the last
                             frame ends the block and the body "hello" follows (the control).
+  /flood?kind=K&count=N&read=R
+                            N frames (default 100,000, at most 2,000,000) that the client must acknowledge or
+                            ignore, written past the h2 state machine as many as fill 16 KiB at a time (a TLS
+                            record each); with R=1 (the default) the client's answers are read between writes,
+                            with R=0 never, so a client's acknowledgements pile up once the socket buffers are
+                            full. Then the answer: a 200 head, `content-length: 5` and "hello". The floods of RFC
+                            9113 section 10.5 and of the 2019 HTTP/2 advisories, sent to a client:
+      kind=ping             PING frames, each of which the client acknowledges (CVE-2019-9512; the default)
+      kind=settings         empty SETTINGS frames, each acknowledged too (CVE-2019-9515)
+      kind=priority         PRIORITY frames for streams nobody opened (CVE-2019-9513)
+      kind=empty-data       after the head: DATA frames without a byte or END_STREAM on the stream (CVE-2019-9518)
+      kind=reset-idle       N RST_STREAM frames for streams nobody opened: a connection error (PROTOCOL_ERROR,
+                            RFC 9113 section 6.4), from the first
+      kind=push             one PUSH_PROMISE, which a client that disabled push (libcurl does) must take as a
+                            connection error (PROTOCOL_ERROR, RFC 9113 section 8.4); N is not used
+  /max-streams?value=V&for=MS
+                            A SETTINGS frame that sets SETTINGS_MAX_CONCURRENT_STREAMS to V (0 to 1,000), then the
+                            answer "hello": the client has the setting before the answer ends. After MS milliseconds
+                            (default 0: never) another sets it back to 100. The connection stays open, so the
+                            client's next streams on it wait for a free one: with V=0, until the setting goes back.
   /handshake-fault?fault=F  200 with the port (as text) of a TLS listener on 127.0.0.1 (made once per fault)
                             whose every handshake fails as F says:
       alert-handshake-failure  a fatal handshake_failure alert in answer to the ClientHello (from OpenSSL's
@@ -98,10 +118,13 @@ It listens on 127.0.0.1 only and exits on SIGTERM or SIGINT.
 """
 
 import gzip
+import select
+import socket
 import socketserver
 import ssl
 import struct
 import threading
+import time
 from collections import deque
 from urllib.parse import urlsplit
 
@@ -110,6 +133,7 @@ import h2.connection
 import h2.events
 import h2.exceptions
 from h2.errors import ErrorCodes
+from h2.settings import SettingCodes
 from hyperframe.frame import ContinuationFrame, DataFrame, GoAwayFrame, HeadersFrame
 
 import chaos_server
@@ -146,6 +170,7 @@ class Exchange:
         self.ready = deque()  # (stream id, headers) of whole requests
         self.reset_streams = set()
         self.unread = set()   # streams whose request body is left unread (/early-answer?then=stop-reading)
+        self.timers = []      # (monotonic time, function) to run from the connection's loop (/max-streams)
         self.closed = False
 
     def flush(self):
@@ -154,8 +179,22 @@ class Exchange:
             self.tls.sendall(data)
 
     def pump(self):
-        """Reads once from the socket and handles what came. Returns False when the client closed."""
-        data = self.tls.recv(65536)
+        """Reads once from the socket and handles what came, or runs the timers due first. Returns False when the
+        client closed."""
+        if self.timers:
+            self.timers.sort(key=lambda timer: timer[0])
+            self.tls.settimeout(max(0.0, min(self.timers[0][0] - time.monotonic(), IDLE_TIMEOUT)))
+            try:
+                data = self.tls.recv(65536)
+            except (socket.timeout, ssl.SSLWantReadError):
+                now = time.monotonic()
+                while self.timers and self.timers[0][0] <= now:
+                    self.timers.pop(0)[1]()
+                return True
+            finally:
+                self.tls.settimeout(IDLE_TIMEOUT)
+        else:
+            data = self.tls.recv(65536)
         if not data:
             self.closed = True
             return False
@@ -174,7 +213,9 @@ class Exchange:
                 # A stream in `unread` gets no more window: its sender is stopped by flow control. The
                 # connection's window is given back all the same, so other streams go on.
                 if event.stream_id in self.unread:
-                    self.conn.increment_flow_control_window(event.flow_controlled_length)
+                    # An empty DATA frame (the one that ends a body, say) gives nothing back, and h2 refuses a 0.
+                    if event.flow_controlled_length:
+                        self.conn.increment_flow_control_window(event.flow_controlled_length)
                 else:
                     self.conn.acknowledge_received_data(event.flow_controlled_length, event.stream_id)
             elif isinstance(event, h2.events.StreamReset):
@@ -183,6 +224,13 @@ class Exchange:
                 self.closed = True
         self.flush()
         return not self.closed
+
+    def pump_waiting(self):
+        """Handles what the client has sent so far without waiting for more. Returns False when the client closed."""
+        while self.tls.pending() or select.select([self.tls], [], [], 0)[0]:
+            if not self.pump():
+                return False
+        return True
 
     def send_head(self, stream_id, status, headers, end_stream=False):
         self.conn.send_headers(stream_id, [(":status", str(status))] + headers, end_stream=end_stream)
@@ -409,6 +457,67 @@ def continuations(exchange, stream_id, query):
         exchange.tls.sendall(b"".join(out))
     if not end:
         exchange.close()
+
+
+FLOOD_KINDS = ("ping", "settings", "priority", "empty-data", "reset-idle", "push")
+
+
+@route("/flood")
+def flood(exchange, stream_id, query):
+    kind = query.choice("kind", "ping", FLOOD_KINDS)
+    count = query.integer("count", 100000, 0, 2000000)
+    read = query.integer("read", 1, 0, 1)
+    if kind == "push":
+        # Promised stream 2, its request `:method: GET`, `:scheme: https`, `:path: /` (static table 2, 7, 4) and
+        # `:authority: localhost` (a literal with the static table's name 1).
+        block = bytes([0x82, 0x87, 0x84, 0x41, 0x09]) + b"localhost"
+        frames = [raw_frame(0x5, 0x4, stream_id, struct.pack(">I", 2) + block)]
+    elif kind == "ping":
+        frames = (raw_frame(0x6, 0, 0, struct.pack(">Q", index)) for index in range(count))
+    elif kind == "settings":
+        frames = (raw_frame(0x4, 0, 0, b"") for _ in range(count))
+    elif kind == "priority":
+        # Stream ids the client never used (even: the server's own, never promised), each depending on stream 0.
+        frames = (raw_frame(0x2, 0, 2 * index + 1000, struct.pack(">IB", 0, 15)) for index in range(count))
+    elif kind == "reset-idle":
+        frames = (raw_frame(0x3, 0, 2 * index + 1001, struct.pack(">I", 0)) for index in range(count))
+    else:
+        exchange.send_head(stream_id, 200, [("content-type", "text/plain"), ("content-length", "5")])
+        frames = (raw_frame(0x0, 0, stream_id, b"") for _ in range(count))
+    exchange.flush()
+    batch, size = [], 0
+    for frame in frames:
+        batch.append(frame)
+        size += len(frame)
+        if size + len(frame) > 16384:
+            exchange.tls.sendall(b"".join(batch))
+            batch, size = [], 0
+            # Reading the client's acknowledgements keeps both ways moving, as a flooding server that wants its
+            # flood to land would; without it they wait in the socket buffers, and then in the client.
+            if read and not exchange.pump_waiting():
+                raise StreamGone()
+    if batch:
+        exchange.tls.sendall(b"".join(batch))
+    if stream_id in exchange.reset_streams:
+        raise StreamGone()
+    if kind != "empty-data":
+        exchange.send_head(stream_id, 200, [("content-type", "text/plain"), ("content-length", "5")])
+    exchange.send_body(stream_id, b"hello", True)
+
+
+@route("/max-streams")
+def max_streams(exchange, stream_id, query):
+    value = query.integer("value", 0, 0, 1000)
+    restore = query.integer("for", 0, 0, 600000)
+    exchange.conn.update_settings({SettingCodes.MAX_CONCURRENT_STREAMS: value})
+    exchange.flush()
+    if restore:
+        def back():
+            exchange.conn.update_settings({SettingCodes.MAX_CONCURRENT_STREAMS: 100})
+            exchange.flush()
+        exchange.timers.append((time.monotonic() + restore / 1000.0, back))
+    exchange.send_head(stream_id, 200, [("content-type", "text/plain"), ("content-length", "5")])
+    exchange.send_body(stream_id, b"hello", True)
 
 
 @route("/handshake-fault")
