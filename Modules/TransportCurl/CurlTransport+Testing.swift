@@ -35,6 +35,13 @@ extension CurlTransport {
         return await withTaskExecutorPreference(executor) { loop.countTransfersThatMayEndSoon() }
     }
 
+    /// Testing only: how many easy handles the transport keeps out of its pool while their connection may still hold
+    /// their address (`CurlMultiLoop+QueuedRequests.swift`). Counted on the curl thread, as a job between two passes.
+    @_spi(Testing) public func parkedHandleCount() async -> Int {
+        let loop = self.loop
+        return await withTaskExecutorPreference(executor) { loop.parkedHandles.count }
+    }
+
     /// Testing only: whether the calling code runs on this transport's curl thread.
     @_spi(Testing) public var runsOnCurrentThread: Bool { loop.isCurrentThread }
 

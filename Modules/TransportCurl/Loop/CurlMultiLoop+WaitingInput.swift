@@ -13,6 +13,7 @@ extension CurlMultiLoop {
     /// found dead, libcurl closes it and sends the request again on a new connection (`Curl_retry_request`). A new
     /// connection is never in the table: its ends are matched only once an exchange on it has ended.
     func connectionReady(endpoints: ConnectionSockets.Endpoints) {
+        connectionGrants &+= 1
         if connectionSockets.isCondemned(endpoints) {
             // Given back to libcurl's pool before the exchange that condemned it was reported ended (the same pass):
             // found by its ends among the open sockets, since the table matches a socket only when that report comes.
@@ -65,7 +66,7 @@ extension CurlMultiLoop {
     /// Shuts `socket` down and reads away what waits on it (up to 1 MiB), so that libcurl finds the connection
     /// closed (its check peeks for a byte, and would find the stray ones) and drops it without sending on it. One
     /// libcurl has already chosen fails its send instead, and libcurl moves the request.
-    private static func discard(_ socket: Int32) {
+    static func discard(_ socket: Int32) {
         _ = shutdown(socket, Int32(SHUT_RDWR))
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 16_384) { buffer in
             var read = 0
@@ -93,7 +94,7 @@ extension CurlMultiLoop {
 
     /// Whether `socket`'s local and remote ports are `endpoints`' (the address itself is libcurl's text, and a local
     /// port belongs to one connection to a given remote port at a time).
-    private static func socket(_ socket: Int32, has endpoints: ConnectionSockets.Endpoints) -> Bool {
+    static func socket(_ socket: Int32, has endpoints: ConnectionSockets.Endpoints) -> Bool {
         port(of: socket, peer: false) == endpoints.localPort && port(of: socket, peer: true) == endpoints.remotePort
     }
 

@@ -68,6 +68,13 @@ final class CurlMultiLoop: @unchecked Sendable {
     /// (or even `curl_easy_reset`) per request cost more than re-setting a request's options.
     @exclusivity(unchecked) private var idleHandles: [PooledEasy] = []
     private static let idleHandleLimit = 128
+    /// Handles kept out of the pool while the connection they were given may still hold their address
+    /// (`CurlMultiLoop+QueuedRequests.swift`).
+    @exclusivity(unchecked) var parkedHandles = ParkedHandles<PooledEasy, ConnectionSockets.Endpoints>()
+    /// Kept handles whose connection libcurl closed, to be freed once the libcurl call that closed it has returned.
+    @exclusivity(unchecked) var unparkedHandles: [PooledEasy] = []
+    /// How many times libcurl has given a request a connection (its prerequest callback), in order.
+    @exclusivity(unchecked) var connectionGrants: UInt64 = 0
     /// Common fields and the last head (its template) from the latest responses, reused by the next ones' parsers.
     /// Used only in libcurl's header callback, which runs on the loop thread.
     let recentFields = RecentFields()
@@ -297,6 +304,7 @@ final class CurlMultiLoop: @unchecked Sendable {
             stampOverdueDeadlines()
             retryPendingPauses()
             readFinished()
+            if !unparkedHandles.isEmpty { freeUnparkedHandles() }
             failOverdue()
             startAdmitted()
             if holdFinished() { continue }
@@ -321,6 +329,9 @@ final class CurlMultiLoop: @unchecked Sendable {
             // Closes the cached connections, so no TLS object outlives the loop (OpenSSL's exit handler
             // must find nothing of ours in use).
             curl_multi_cleanup(multi)
+            // Every connection is closed now, and nghttp2 has let go of every handle it kept.
+            unparkedHandles.append(contentsOf: parkedHandles.removeAll())
+            freeUnparkedHandles()
         }
         // Last, as nothing after it may call into OpenSSL: the thread ends after its callers may have gone on to
         // `exit` (see OpenSSLLifecycle.releaseThreadState).
@@ -587,7 +598,7 @@ final class CurlMultiLoop: @unchecked Sendable {
             // An idle handle must not point at a transfer that is about to be freed.
             if configuration.diagnostics != nil { _ = ccurl_easy_setopt_pointer(easy, CURLOPT_DEBUGDATA, nil) }
         }
-        recycle(transfer.takeHandle(), retried: transfer.handleMayHaveRetried)
+        release(transfer.takeHandle(), of: transfer)
         freeConnectionSlot(of: transfer)
     }
 
@@ -623,7 +634,7 @@ final class CurlMultiLoop: @unchecked Sendable {
 
     /// Pools `handle` for another transfer, unless the pool is full or the handle `retried` a request (libcurl
     /// keeps counting a handle's retries across transfers: ``CurlTransfer/handleMayHaveRetried``), then frees it.
-    private func recycle(_ handle: PooledEasy?, retried: Bool = false) {
+    func recycle(_ handle: PooledEasy?, retried: Bool = false) {
         guard let handle else { return }
         if !retried, idleHandles.count < Self.idleHandleLimit {
             idleHandles.append(handle)

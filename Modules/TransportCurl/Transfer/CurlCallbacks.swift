@@ -65,10 +65,11 @@ let curlSocketOpenedCallback: @convention(c) (UnsafeMutableRawPointer?, curl_soc
     return Int32(ccurl_sockopt_ok)
 }
 
-/// CURLOPT_CLOSESOCKETFUNCTION: libcurl is done with a socket; the loop's table forgets it, and it is closed here.
+/// CURLOPT_CLOSESOCKETFUNCTION: libcurl is done with a socket; the loop forgets it (and lets go of the handles kept
+/// for its connection), and it is closed here.
 let curlCloseSocketCallback: @convention(c) (UnsafeMutableRawPointer?, curl_socket_t) -> Int32 = {
     user, socket in
-    if let user { Unmanaged<CurlMultiLoop>.fromOpaque(user)._withUnsafeGuaranteedRef { $0.connectionSockets.closed(socket) } }
+    if let user { Unmanaged<CurlMultiLoop>.fromOpaque(user)._withUnsafeGuaranteedRef { $0.socketClosed(socket) } }
     return close(socket)
 }
 

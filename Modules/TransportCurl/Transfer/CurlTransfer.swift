@@ -56,6 +56,8 @@ final class CurlTransfer: @unchecked Sendable {
     private var connectionsGiven = 0
     /// libcurl ended the transfer with `CURLE_OK`.
     private var endedCleanly = false
+    /// Which of the loop's connection grants was this request's last (``CurlMultiLoop/connectionGrants``).
+    private(set) var connectionGrant: UInt64 = 0
     /// In the loop's list of transfers whose pause is tried again after the next pass.
     var isPausePending = false
     // `machine`, `headers`, `head`, `earlyBody` and `parser` are unchecked for exclusive access, like the loop's own
@@ -328,7 +330,10 @@ final class CurlTransfer: @unchecked Sendable {
     func onConnectionReady(remoteAddress: UnsafePointer<CChar>?, remotePort: Int32, localPort: Int32) {
         connectionsGiven += 1
         connectionEnds = ConnectionSockets.Endpoints(remoteAddress: remoteAddress, remotePort: remotePort, localPort: localPort)
-        if let connectionEnds { loop.connectionReady(endpoints: connectionEnds) }
+        if let connectionEnds {
+            loop.connectionReady(endpoints: connectionEnds)
+            connectionGrant = loop.connectionGrants
+        }
     }
 
     /// The transfer ended in curl.
@@ -425,6 +430,13 @@ final class CurlTransfer: @unchecked Sendable {
     /// The loop frees such a handle rather than pool it. Loop thread, once the transfer has left the multi handle.
     var handleMayHaveRetried: Bool {
         connectionsGiven > 1 || (connectionsGiven == 1 && !endedCleanly)
+    }
+
+    /// Whether the request may still wait in nghttp2's queue on the connection it was given, holding the handle's
+    /// address (`CurlMultiLoop+QueuedRequests.swift`): it had a connection, and ended before a head came, not
+    /// cleanly. Loop thread, once the transfer has left the multi handle.
+    var mayLeaveQueuedRequest: Bool {
+        connectionsGiven > 0 && !endedCleanly && head == nil
     }
 
     /// Whether the transfer ended with its whole answer before its head was handed over, and its caller runs off

@@ -1,0 +1,49 @@
+@testable import CourierCurl
+import Testing
+
+/// The handles kept while their connection may hold their address (`CurlMultiLoop+QueuedRequests.swift`), without
+/// sockets: each goes when its own connection closes, or when a request given that connection after it was kept
+/// gets its answer, and not before.
+@Suite("Parked handles")
+struct ParkedHandlesTests {
+    @Test func handlesGoWhenTheirOwnConnectionCloses() {
+        var parked = ParkedHandles<String, String>()
+        #expect(parked.isEmpty && parked.count == 0)
+        #expect(parked.park("a", grants: 1, on: 7, ends: "x") == (1, []))
+        #expect(parked.park("b", grants: 2, on: 7, ends: "x") == (2, []))
+        #expect(parked.park("c", grants: 2, on: 9, ends: "y") == (1, []))
+        #expect(parked.count == 3 && !parked.isEmpty)
+        #expect(parked.closed(8) == [], "another socket closing frees nothing")
+        #expect(parked.closed(7) == ["a", "b"])
+        #expect(parked.count == 1)
+        #expect(parked.closed(7) == [], "a socket's handles are given once")
+        #expect(parked.answered(on: "x", grant: 10) == [], "the closed connection's ends are forgotten")
+        #expect(parked.park("d", grants: 3, on: 7, ends: "z") == (1, []), "a number given again is another connection")
+        #expect(Set(parked.removeAll()) == ["c", "d"])
+        #expect(parked.isEmpty && parked.closed(9) == [])
+    }
+
+    @Test func anAnswerToALaterRequestOnTheConnectionFreesTheHandlesKeptBeforeIt() {
+        var parked = ParkedHandles<String, String>()
+        _ = parked.park("a", grants: 4, on: 7, ends: "x")
+        _ = parked.park("b", grants: 6, on: 7, ends: "x")
+        _ = parked.park("c", grants: 6, on: 9, ends: "y")
+        #expect(parked.answered(on: "x", grant: 4) == [], "given the connection before any was kept")
+        #expect(parked.answered(on: "y", grant: 5) == [], "another connection's handles stay")
+        #expect(parked.answered(on: "x", grant: 5) == ["a"], "given it after the first was kept, before the second")
+        #expect(parked.answered(on: "x", grant: 7) == ["b"])
+        #expect(parked.answered(on: "x", grant: 8) == [])
+        #expect(parked.closed(7) == [], "nothing left for the socket")
+        #expect(parked.count == 1 && parked.answered(on: "y", grant: 7) == ["c"] && parked.isEmpty)
+    }
+
+    @Test func aSocketTakenForOtherEndsStartsAgain() {
+        var parked = ParkedHandles<String, String>()
+        _ = parked.park("a", grants: 1, on: 7, ends: "x")
+        // The close of the first connection was missed: the number now names a connection with other ends, and the
+        // handles kept for the first go.
+        #expect(parked.park("b", grants: 2, on: 7, ends: "y") == (1, ["a"]))
+        #expect(parked.answered(on: "x", grant: 9) == [])
+        #expect(parked.closed(7) == ["b"])
+    }
+}
