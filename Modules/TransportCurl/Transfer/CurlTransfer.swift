@@ -433,10 +433,11 @@ final class CurlTransfer: @unchecked Sendable {
     }
 
     /// Whether the request may still wait in nghttp2's queue on the connection it was given, holding the handle's
-    /// address (`CurlMultiLoop+QueuedRequests.swift`): it had a connection, and ended before a head came, not
-    /// cleanly. Loop thread, once the transfer has left the multi handle.
+    /// address (`CurlMultiLoop+QueuedRequests.swift`): it had a connection, ended before a head came, not cleanly,
+    /// and may have gone over HTTP/2 (a cleartext request, or one held to HTTP/1.1, cannot). Loop thread, once the
+    /// transfer has left the multi handle.
     var mayLeaveQueuedRequest: Bool {
-        connectionsGiven > 0 && !endedCleanly && head == nil
+        connectionsGiven > 0 && !endedCleanly && head == nil && CurlOptions.mayMultiplex(request, options: options)
     }
 
     /// Whether the transfer ended with its whole answer before its head was handed over, and its caller runs off
