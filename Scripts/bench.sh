@@ -80,11 +80,11 @@ selected json && products+=(json-bench)
 selected xml && products+=(xml-bench)
 log "building the benchmarks (release): $(printf '%s\n' "${products[@]}" | sort -u | tr '\n' ' ')"
 if selected clients; then
-    (cd Integration/Benchmarks && with_lock swift build -c release -q)
+    (cd Integration/Benchmarks && with_lock swift build -c release -q --disable-build-manifest-caching)
 else
     # One --product per build: swift build keeps only the last one it is given.
     for product in $(printf '%s\n' "${products[@]}" | sort -u); do
-        (cd Integration/Benchmarks && with_lock swift build -c release -q --product "$product")
+        (cd Integration/Benchmarks && with_lock swift build -c release -q --disable-build-manifest-caching --product "$product")
     done
 fi
 bin="$(cd Integration/Benchmarks && swift build -c release --show-bin-path)"
