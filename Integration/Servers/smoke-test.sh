@@ -349,6 +349,9 @@ check "tls-chaos /flood RST_STREAM for a stream nobody opened: curl 52" "$(h2cha
 check "tls-chaos /max-streams value=0 for 2 s: curl 7.88 waits on the connection for the second request" \
     "$(c -m 10 --cacert "$COURIER_CA_FILE" -o /dev/null -o /dev/null -w '%{http_code} %{num_connects}\n' \
         "$Y/max-streams?value=0&for=2000" "$Y/health" | tr '\n' ' ')" '200 1 200 0 '
+check "tls-chaos /max-streams value=0, closed after 1 s: curl 7.88 sends the waiting request on a new connection" \
+    "$(c -m 10 --cacert "$COURIER_CA_FILE" -o /dev/null -o /dev/null -w '%{http_code} %{num_connects}\n' \
+        "$Y/max-streams?value=0&close=1000" "$Y/health" | tr '\n' ' ')" '200 1 200 1 '
 check "tls-chaos /goaway last=stream: the whole body" "$(h2chaos "$Y/goaway?last=stream&after=1000&size=4000000")" '200 4000000 exit 0'
 head -c 1048576 /dev/zero >"$tmp/early-upload.bin"
 for then in reset read stop-reading; do

@@ -74,10 +74,11 @@ HTTP/2 routes (GET; the query parameters are optional)
                             RFC 9113 section 6.4), from the first
       kind=push             one PUSH_PROMISE, which a client that disabled push (libcurl does) must take as a
                             connection error (PROTOCOL_ERROR, RFC 9113 section 8.4); N is not used
-  /max-streams?value=V&for=MS
+  /max-streams?value=V&for=MS&close=C
                             A SETTINGS frame that sets SETTINGS_MAX_CONCURRENT_STREAMS to V (0 to 1,000), then the
                             answer "hello": the client has the setting before the answer ends. After MS milliseconds
-                            (default 0: never) another sets it back to 100. The connection stays open, so the
+                            (default 0: never) another sets it back to 100; after C milliseconds (default 0: never)
+                            a GOAWAY (NO_ERROR) and close_notify end the connection. Until then it stays open, so the
                             client's next streams on it wait for a free one: with V=0, until the setting goes back.
   /handshake-fault?fault=F  200 with the port (as text) of a TLS listener on 127.0.0.1 (made once per fault)
                             whose every handshake fails as F says:
@@ -178,21 +179,29 @@ class Exchange:
         if data:
             self.tls.sendall(data)
 
+    def run_due_timers(self):
+        self.timers.sort(key=lambda timer: timer[0])
+        while self.timers and self.timers[0][0] <= time.monotonic():
+            self.timers.pop(0)[1]()
+
     def pump(self):
-        """Reads once from the socket and handles what came, or runs the timers due first. Returns False when the
-        client closed."""
+        """Runs the timers that are due, then reads once from the socket (waiting no longer than the next timer) and
+        handles what came. Returns False when the client closed, or a timer closed the connection."""
         if self.timers:
-            self.timers.sort(key=lambda timer: timer[0])
-            self.tls.settimeout(max(0.0, min(self.timers[0][0] - time.monotonic(), IDLE_TIMEOUT)))
+            self.run_due_timers()
+            if self.closed:
+                return False
+        if self.timers:
+            before = self.tls.gettimeout()
+            wait = self.timers[0][0] - time.monotonic()
+            self.tls.settimeout(max(0.0, wait))
             try:
                 data = self.tls.recv(65536)
             except (socket.timeout, ssl.SSLWantReadError):
-                now = time.monotonic()
-                while self.timers and self.timers[0][0] <= now:
-                    self.timers.pop(0)[1]()
-                return True
+                self.run_due_timers()
+                return not self.closed
             finally:
-                self.tls.settimeout(IDLE_TIMEOUT)
+                self.tls.settimeout(before)
         else:
             data = self.tls.recv(65536)
         if not data:
@@ -509,6 +518,7 @@ def flood(exchange, stream_id, query):
 def max_streams(exchange, stream_id, query):
     value = query.integer("value", 0, 0, 1000)
     restore = query.integer("for", 0, 0, 600000)
+    close = query.integer("close", 0, 0, 600000)
     exchange.conn.update_settings({SettingCodes.MAX_CONCURRENT_STREAMS: value})
     exchange.flush()
     if restore:
@@ -516,6 +526,11 @@ def max_streams(exchange, stream_id, query):
             exchange.conn.update_settings({SettingCodes.MAX_CONCURRENT_STREAMS: 100})
             exchange.flush()
         exchange.timers.append((time.monotonic() + restore / 1000.0, back))
+    if close:
+        def end():
+            exchange.send_goaway(exchange.conn.highest_inbound_stream_id, ErrorCodes.NO_ERROR)
+            exchange.close()
+        exchange.timers.append((time.monotonic() + close / 1000.0, end))
     exchange.send_head(stream_id, 200, [("content-type", "text/plain"), ("content-length", "5")])
     exchange.send_body(stream_id, b"hello", True)
 

@@ -42,6 +42,13 @@ extension CurlTransport {
         return await withTaskExecutorPreference(executor) { loop.parkedHandles.count }
     }
 
+    /// Testing only: how many times libcurl has given one of the transport's requests a connection (its prerequest
+    /// callback). Counted on the curl thread, as a job between two passes.
+    @_spi(Testing) public func connectionsGiven() async -> UInt64 {
+        let loop = self.loop
+        return await withTaskExecutorPreference(executor) { loop.connectionGrants }
+    }
+
     /// Testing only: whether the calling code runs on this transport's curl thread.
     @_spi(Testing) public var runsOnCurrentThread: Bool { loop.isCurrentThread }
 

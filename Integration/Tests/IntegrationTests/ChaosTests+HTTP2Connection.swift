@@ -56,7 +56,8 @@ extension ChaosTests {
     /// ends `.timedOut` at its request timeout, and one cancelled meanwhile ends cancelled. The call after them waits
     /// too, and goes as soon as the server raises the limit again, 5 s after it lowered it. That call failed before:
     /// nghttp2 had kept the ended requests' easy handles, which the loop had freed, and gave them to libcurl when it
-    /// dropped the requests from its queue (a use after free; `CurlMultiLoop+QueuedRequests.swift`).
+    /// dropped the requests from its queue (a use after free; `CurlMultiLoop+QueuedRequests.swift`). The two handles
+    /// are kept until the head of that call comes.
     @Test func aServerThatLowersItsStreamLimitIsWaitedFor() async throws {
         // Its own transport: the connections libcurl opens beside the limited one stay in its pool until the shutdown.
         let t = try transport { $0.certificateAuthorityFile = Servers.caFile }
@@ -82,8 +83,11 @@ extension ChaosTests {
             let timedOut = await attempt(waiting, try waiting.makeRequest(.get, "health"), bound: chaosBound(.seconds(1)))
             #expect(timedOut.code == .timedOut, "while no stream may open: \(timedOut.summary)")
             let request = try s.makeRequest(.get, "health")
+            let given = await batch.transport.connectionsGiven()
             let cancelled = Task { try await s.data(for: request) }
-            try await Task.sleep(for: .milliseconds(200))
+            // Cancelled once libcurl has given it the connection, where its stream waits.
+            while await batch.transport.connectionsGiven() == given { try await Task.sleep(for: .milliseconds(10)) }
+            try await Task.sleep(for: .milliseconds(50))
             cancelled.cancel()
             let ending = await cancelled.result
             #expect((try? ending.get()) == nil, "a call cancelled while no stream may open")
@@ -92,5 +96,33 @@ extension ChaosTests {
             #expect(reopened.response?.status == .ok, "once the limit is raised again: \(reopened.summary)")
             #expect(await batch.transport.parkedHandleCount() == 0, "an answer on the connection frees the handles kept before it")
         }
+    }
+
+    /// The handles a connection keeps go with it: the server ends a connection whose limit is 0 (a GOAWAY, 2 s after
+    /// it lowered the limit) while a timed-out call's handle is kept for it; the next call finds the connection gone,
+    /// libcurl closes it, and the handle is freed. A handle still kept when the transport shuts down is freed once
+    /// libcurl has closed every connection (the sanitizer runs of this test would show a handle freed too soon).
+    @Test func theHandlesAConnectionKeepsGoWithIt() async throws {
+        let t = try transport { $0.certificateAuthorityFile = Servers.caFile }
+        let s = session(Servers.tlsChaos, transport: t) { $0.timeouts = Self.prompt }
+        let quick = session(Servers.tlsChaos, transport: t) { $0.timeouts = Timeouts(connect: .seconds(5), request: .seconds(1)) }
+        let start = ContinuousClock.now
+        let lowered = await attempt(s, try s.makeRequest(.get, "max-streams?value=0&close=2000"), bound: Self.promptBound)
+        #expect(lowered.response?.data == Data("hello".utf8), "\(lowered.summary)")
+        let timedOut = await attempt(quick, try quick.makeRequest(.get, "health"), bound: chaosBound(.seconds(1)))
+        #expect(timedOut.code == .timedOut, "\(timedOut.summary)")
+        #expect(await t.parkedHandleCount() == 1)
+        // Well after the server's GOAWAY and close.
+        try await Task.sleep(until: start + .seconds(4), clock: .continuous)
+        let next = await attempt(s, try s.makeRequest(.get, "health"), bound: Self.promptBound)
+        #expect(next.response?.status == .ok, "after the connection closed: \(next.summary)")
+        #expect(await t.parkedHandleCount() == 0, "the closed connection's handle is freed")
+
+        let again = await attempt(s, try s.makeRequest(.get, "max-streams?value=0"), bound: Self.promptBound)
+        #expect(again.response?.data == Data("hello".utf8), "\(again.summary)")
+        let keptAtTheEnd = await attempt(quick, try quick.makeRequest(.get, "health"), bound: chaosBound(.seconds(1)))
+        #expect(keptAtTheEnd.code == .timedOut, "\(keptAtTheEnd.summary)")
+        #expect(await t.parkedHandleCount() == 1)
+        await t.shutdown()
     }
 }

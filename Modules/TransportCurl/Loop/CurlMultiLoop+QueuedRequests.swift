@@ -1,3 +1,4 @@
+internal import CCurl
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -10,41 +11,51 @@ import Musl
 /// `SETTINGS_MAX_CONCURRENT_STREAMS` allows no other stream on the connection (libcurl 7.88 gives an idle connection
 /// whose limit is 0 to a request). When that transfer ends first (a timeout, a cancellation), libcurl resets the
 /// stream and means to forget the handle, but nghttp2 keeps the handle's address with the queued request, and passes
-/// it to libcurl's stream-close callback once the server raises the limit: libcurl then writes to the handle. A
-/// freed handle is a use after free (Valgrind shows libcurl reading the freed handle from `nghttp2_session_send`,
-/// and the call driving the session fails "Failed sending data to the peer"); a handle the pool gave to a new
-/// transfer fails that transfer ("HTTP/2 stream N was not closed cleanly: STREAM_CLOSED"). libcurl from 8.6 checks
-/// the handle first (curl #10936). A handle that is kept, idle, takes the callback harmlessly.
+/// it to libcurl's stream-close callback once the server raises the limit: libcurl then writes to the handle. Such a
+/// transfer's handle was freed (it counts as one that may have retried: ``CurlTransfer/handleMayHaveRetried``), so
+/// that was a use after free: Valgrind shows libcurl reading the freed handle from `nghttp2_session_send`, and the
+/// call then driving the session failed "Failed sending data to the peer", or, with the memory given to a new
+/// handle, "HTTP/2 stream N was not closed cleanly: STREAM_CLOSED". libcurl 8.6 checks the handle first (curl pull
+/// request #12562). A handle that is kept, idle, takes the callback without harm to any transfer (libcurl only
+/// marks the handle's old request closed, and counts it on the connection as one to drain).
 ///
-/// Nothing libcurl reports tells a queued request from a sent one, so every transfer that was given a connection
-/// and ended before its head, not cleanly, keeps its handle out of the pool (``ParkedHandles``) until the connection
-/// is done with it: libcurl closed the connection (nghttp2 then deletes its queue without calling back), or a
-/// request given the connection later got its answer (nghttp2 opens streams in the order their requests came). An
-/// HTTP/1 connection is closed at such an end, and a busy HTTP/2 one answers a later request at once, so a handle
-/// is kept for long only where requests do wait: a connection that keeps ``parkedHandleLimit`` of them with no
-/// transfer on it is shut down, so that they go with it.
+/// Nothing libcurl reports tells a queued request from a sent one, so every transfer that was given a connection,
+/// ended before its head, not cleanly, and may have spoken HTTP/2 keeps its handle out of the pool
+/// (``ParkedHandles``) until the connection is done with it: libcurl closed the connection (nghttp2 then deletes
+/// its queue without calling back), or a request given the connection later got its head (nghttp2 opens streams in
+/// the order their requests came). A busy connection that answers frees its kept handles at once; one that keeps
+/// ``parkedHandleLimit`` of them has answered no request given it since the first, and is shut down, so that new
+/// requests get another connection and the handles go with it (its calls in flight fail `.connectionLost`).
 extension CurlMultiLoop {
-    /// Handles a connection may keep before the loop shuts it down while it carries no transfer.
-    static let parkedHandleLimit = 16
+    /// Handles a connection may keep before the loop shuts it down.
+    static let parkedHandleLimit = 64
 
     /// `handle` of `transfer`, which has left the multi handle: pooled or freed, or kept while its connection may
-    /// still hold its address (``CurlTransfer/mayLeaveQueuedRequest``). A transfer answered on a connection that
-    /// keeps handles frees those kept before it was given the connection.
+    /// still hold its address (``CurlTransfer/mayLeaveQueuedRequest``).
     func release(_ handle: PooledEasy?, of transfer: CurlTransfer) {
-        if !parkedHandles.isEmpty, !transfer.mayLeaveQueuedRequest, let ends = transfer.connectionEnds {
-            for answered in parkedHandles.answered(on: ends, grant: transfer.connectionGrant) { answered.cleanup() }
-        }
         guard let handle else { return }
-        guard transfer.mayLeaveQueuedRequest, let ends = transfer.connectionEnds,
-              let socket = connectionSockets.openSockets.first(where: { Self.socket($0, has: ends) }) else {
+        guard transfer.mayLeaveQueuedRequest else {
             recycle(handle, retried: transfer.handleMayHaveRetried)
             return
         }
-        let (kept, released) = parkedHandles.park(handle, grants: connectionGrants, on: socket, ends: ends)
-        for gone in released { gone.cleanup() }
-        guard kept >= Self.parkedHandleLimit, !active.values.contains(where: { $0.connectionEnds == ends }) else { return }
+        guard let ends = transfer.connectionEnds else {
+            parkedHandles.strand(handle)  // a Unix socket's connection: nothing names it
+            return
+        }
+        guard let socket = socketOfConnection(ends, easy: handle.easy) else {
+            // libcurl closed the connection as the transfer ended: nghttp2's session, and its queue, went with it.
+            recycle(handle, retried: true)
+            return
+        }
+        guard parkedHandles.park(handle, grants: connectionGrants, on: socket, ends: ends) >= Self.parkedHandleLimit else { return }
         Self.discard(socket)
         connectionSockets.retire(socket)
+    }
+
+    /// A request the `grant`-th given the connection with `ends` got its head: the handles that connection kept
+    /// before are freed once the libcurl call running now has returned. Inside libcurl's header callback.
+    func requestAnswered(on ends: ConnectionSockets.Endpoints, grant: UInt64) {
+        unparkedHandles.append(contentsOf: parkedHandles.answered(on: ends, grant: grant))
     }
 
     /// libcurl closed `socket` (its close callback, inside a libcurl call): the handles kept for its connection are
@@ -54,9 +65,63 @@ extension CurlMultiLoop {
         if !parkedHandles.isEmpty { unparkedHandles.append(contentsOf: parkedHandles.closed(socket)) }
     }
 
-    /// Frees the handles whose connection libcurl has closed. Outside every libcurl call.
+    /// Frees the handles whose connection let go of them. Outside every libcurl call.
     func freeUnparkedHandles() {
         for handle in unparkedHandles { handle.cleanup() }
         unparkedHandles.removeAll()
+    }
+
+    /// The open socket of the connection with `ends` that `easy`'s transfer was given: its ports, and the peer
+    /// address libcurl names (`CURLINFO_PRIMARY_IP`), since Linux lets two connections to different addresses share
+    /// a local port. Nil when libcurl has closed it. A search of every open socket (two or three system calls each),
+    /// made only for a transfer that ended before its head.
+    private func socketOfConnection(_ ends: ConnectionSockets.Endpoints, easy: CurlEasy) -> Int32? {
+        guard let text = easy.info(cString: CURLINFO_PRIMARY_IP), let peer = PeerAddress(text: text) else { return nil }
+        return connectionSockets.openSockets.first { Self.socket($0, has: ends) && PeerAddress(peerOf: $0) == peer }
+    }
+}
+
+/// A peer's IP address as bytes, from libcurl's text or from a connected socket, to compare the two.
+struct PeerAddress: Equatable {
+    private var family: Int32
+    private var bytes: (UInt64, UInt64)
+
+    static func == (lhs: PeerAddress, rhs: PeerAddress) -> Bool {
+        lhs.family == rhs.family && lhs.bytes == rhs.bytes
+    }
+
+    /// An IPv4 or IPv6 address in text (`inet_pton`'s forms), or nil.
+    init?(text: UnsafePointer<CChar>) {
+        var raw = (UInt64(0), UInt64(0))
+        if withUnsafeMutableBytes(of: &raw, { inet_pton(AF_INET, text, $0.baseAddress) }) == 1 {
+            (family, bytes) = (AF_INET, raw)
+        } else if withUnsafeMutableBytes(of: &raw, { inet_pton(AF_INET6, text, $0.baseAddress) }) == 1 {
+            (family, bytes) = (AF_INET6, raw)
+        } else {
+            return nil
+        }
+    }
+
+    /// The address `socket` is connected to, or nil.
+    init?(peerOf socket: Int32) {
+        var address = sockaddr_storage()
+        var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
+        let named = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getpeername(socket, $0, &length) }
+        }
+        guard named == 0 else { return nil }
+        var raw = (UInt64(0), UInt64(0))
+        switch Int32(address.ss_family) {
+        case AF_INET:
+            let ip = withUnsafeBytes(of: &address) { $0.load(as: sockaddr_in.self).sin_addr }
+            withUnsafeMutableBytes(of: &raw) { $0.storeBytes(of: ip, as: in_addr.self) }
+            (family, bytes) = (AF_INET, raw)
+        case AF_INET6:
+            let ip = withUnsafeBytes(of: &address) { $0.load(as: sockaddr_in6.self).sin6_addr }
+            withUnsafeMutableBytes(of: &raw) { $0.storeBytes(of: ip, as: in6_addr.self) }
+            (family, bytes) = (AF_INET6, raw)
+        default:
+            return nil
+        }
     }
 }

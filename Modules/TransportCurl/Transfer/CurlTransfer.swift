@@ -434,10 +434,11 @@ final class CurlTransfer: @unchecked Sendable {
 
     /// Whether the request may still wait in nghttp2's queue on the connection it was given, holding the handle's
     /// address (`CurlMultiLoop+QueuedRequests.swift`): it had a connection, ended before a head came, not cleanly,
-    /// and may have gone over HTTP/2 (a cleartext request, or one held to HTTP/1.1, cannot). Loop thread, once the
-    /// transfer has left the multi handle.
+    /// and may have spoken HTTP/2 (with multiplexing off too, ALPN may choose it; a cleartext request without prior
+    /// knowledge, or one held to HTTP/1.1, cannot). Loop thread, once the transfer has left the multi handle.
     var mayLeaveQueuedRequest: Bool {
-        connectionsGiven > 0 && !endedCleanly && head == nil && CurlOptions.mayMultiplex(request, options: options)
+        connectionsGiven > 0 && !endedCleanly && head == nil
+            && options.httpVersion != .http1_1 && (isHTTPS || options.httpVersion == .http2)
     }
 
     /// Whether the transfer ended with its whole answer before its head was handed over, and its caller runs off
@@ -639,6 +640,8 @@ final class CurlTransfer: @unchecked Sendable {
                 if reading.count == nil, needsCloseNotify(parsed, reading: reading), !watchForCloseNotify() { return false }
             }
             head = parsed
+            // A request given this connection before may have waited in nghttp2's queue; it cannot any more.
+            if !loop.parkedHandles.isEmpty, let connectionEnds { loop.requestAnswered(on: connectionEnds, grant: connectionGrant) }
             loop.markDirty(self)
             return true
         case .malformed(let reason):
