@@ -193,15 +193,16 @@ class Exchange:
                 return False
         if self.timers:
             before = self.tls.gettimeout()
-            wait = self.timers[0][0] - time.monotonic()
+            wait = min(self.timers[0][0] - time.monotonic(), IDLE_TIMEOUT)
             self.tls.settimeout(max(0.0, wait))
             try:
                 data = self.tls.recv(65536)
             except (socket.timeout, ssl.SSLWantReadError):
-                self.run_due_timers()
+                data = None
+            self.tls.settimeout(before)
+            if data is None:
+                self.run_due_timers()  # may close the connection
                 return not self.closed
-            finally:
-                self.tls.settimeout(before)
         else:
             data = self.tls.recv(65536)
         if not data:

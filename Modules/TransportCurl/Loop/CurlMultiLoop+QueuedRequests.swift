@@ -1,4 +1,3 @@
-internal import CCurl
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -25,7 +24,10 @@ import Musl
 /// its queue without calling back), or a request given the connection later got its head (nghttp2 opens streams in
 /// the order their requests came). A busy connection that answers frees its kept handles at once; one that keeps
 /// ``parkedHandleLimit`` of them has answered no request given it since the first, and is shut down, so that new
-/// requests get another connection and the handles go with it (its calls in flight fail `.connectionLost`).
+/// requests get another connection and the handles go with it (its calls in flight fail, typed as a connection cut
+/// short is, or libcurl sends them again). A request libcurl moved to another connection is kept for the one it
+/// left as well. A handle whose connection cannot be told (a Unix socket's, or one whose socket has its ports but
+/// another or no peer) is kept until the loop ends.
 extension CurlMultiLoop {
     /// Handles a connection may keep before the loop shuts it down.
     static let parkedHandleLimit = 64
@@ -34,22 +36,43 @@ extension CurlMultiLoop {
     /// still hold its address (``CurlTransfer/mayLeaveQueuedRequest``).
     func release(_ handle: PooledEasy?, of transfer: CurlTransfer) {
         guard let handle else { return }
-        guard transfer.mayLeaveQueuedRequest else {
+        // The usual end: answered, on one connection.
+        guard transfer.mayLeaveQueuedRequest || !transfer.earlierConnectionEnds.isEmpty, transfer.maySpeakHTTP2 else {
             recycle(handle, retried: transfer.handleMayHaveRetried)
             return
         }
-        guard let ends = transfer.connectionEnds else {
-            parkedHandles.strand(handle)  // a Unix socket's connection: nothing names it
+        // The connections that may hold the handle: the last one, if the request ended there before its head, and
+        // any it was moved from (libcurl sends a request whose stream a GOAWAY refused again on a new connection;
+        // it may have waited in the queue of the one it left, which may go on serving other streams).
+        var holders = transfer.earlierConnectionEnds
+        if transfer.mayLeaveQueuedRequest {
+            guard let ends = transfer.connectionEnds else {
+                parkedHandles.strand(handle)  // a Unix socket's connection: nothing names it
+                return
+            }
+            holders.append(ends)
+        }
+        var open: [(socket: Int32, ends: ConnectionSockets.Endpoints)] = []
+        for ends in holders {
+            switch connection(ends) {
+            case .closed:
+                continue  // libcurl closed it: nghttp2's session, and its queue, went with it
+            case .uncertain:
+                parkedHandles.strand(handle)
+                return
+            case .open(let socket):
+                if !open.contains(where: { $0.socket == socket }) { open.append((socket, ends)) }
+            }
+        }
+        guard !open.isEmpty else {
+            recycle(handle, retried: transfer.handleMayHaveRetried)
             return
         }
-        guard let socket = socketOfConnection(ends, easy: handle.easy) else {
-            // libcurl closed the connection as the transfer ended: nghttp2's session, and its queue, went with it.
-            recycle(handle, retried: true)
-            return
+        guard parkedHandles.park(handle, grants: connectionGrants, on: open) >= Self.parkedHandleLimit else { return }
+        for (socket, _) in open {
+            Self.discard(socket)
+            connectionSockets.retire(socket)
         }
-        guard parkedHandles.park(handle, grants: connectionGrants, on: socket, ends: ends) >= Self.parkedHandleLimit else { return }
-        Self.discard(socket)
-        connectionSockets.retire(socket)
     }
 
     /// A request the `grant`-th given the connection with `ends` got its head: the handles that connection kept
@@ -71,13 +94,37 @@ extension CurlMultiLoop {
         unparkedHandles.removeAll()
     }
 
-    /// The open socket of the connection with `ends` that `easy`'s transfer was given: its ports, and the peer
-    /// address libcurl names (`CURLINFO_PRIMARY_IP`), since Linux lets two connections to different addresses share
-    /// a local port. Nil when libcurl has closed it. A search of every open socket (two or three system calls each),
-    /// made only for a transfer that ended before its head.
-    private func socketOfConnection(_ ends: ConnectionSockets.Endpoints, easy: CurlEasy) -> Int32? {
-        guard let text = easy.info(cString: CURLINFO_PRIMARY_IP), let peer = PeerAddress(text: text) else { return nil }
-        return connectionSockets.openSockets.first { Self.socket($0, has: ends) && PeerAddress(peerOf: $0) == peer }
+    /// Whether the connection with `ends` is still open, and its socket: one with its ports and its peer address
+    /// (Linux lets two connections to different addresses share a local port). Uncertain when a socket has the
+    /// ports but its peer cannot be told (a connection reset and not yet closed by libcurl has none; a long IPv6
+    /// address is kept in `ends` as a hash) or differs. A search of every open socket (two or three system calls
+    /// each), made only for a transfer that ended before its head or was moved to another connection.
+    private func connection(_ ends: ConnectionSockets.Endpoints) -> ConnectionState {
+        let peer = ends.peerAddress
+        var uncertain = false
+        for socket in connectionSockets.openSockets where Self.socket(socket, has: ends) {
+            if let peer, PeerAddress(peerOf: socket) == peer { return .open(socket) }
+            uncertain = true
+        }
+        return uncertain ? .uncertain : .closed
+    }
+
+    /// What the loop knows of a connection a kept handle was given.
+    private enum ConnectionState {
+        case open(Int32)
+        case uncertain
+        case closed
+    }
+}
+
+extension ConnectionSockets.Endpoints {
+    /// The remote address, when the ends keep its text whole (up to 16 bytes: every IPv4 address, short IPv6 ones).
+    /// A longer text is kept as a hash with its length (17 to 45) in the low word, whose lowest byte is otherwise 0
+    /// or the text's ninth character, which in an address is `.`, `:`, a digit or a letter (0x2E and up).
+    var peerAddress: PeerAddress? {
+        if remoteAddressLow != 0, remoteAddressLow & 0xFF < 0x2E { return nil }
+        var text = (remoteAddressHigh, remoteAddressLow, UInt64(0))  // NUL after at most 16 bytes
+        return withUnsafeBytes(of: &text) { PeerAddress(text: $0.baseAddress!.assumingMemoryBound(to: CChar.self)) }
     }
 }
 

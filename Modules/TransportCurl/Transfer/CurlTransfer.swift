@@ -58,6 +58,8 @@ final class CurlTransfer: @unchecked Sendable {
     private var endedCleanly = false
     /// Which of the loop's connection grants was this request's last (``CurlMultiLoop/connectionGrants``).
     private(set) var connectionGrant: UInt64 = 0
+    /// The ends of the connections libcurl gave the request before it moved it to ``connectionEnds``.
+    private(set) var earlierConnectionEnds: [ConnectionSockets.Endpoints] = []
     /// In the loop's list of transfers whose pause is tried again after the next pass.
     var isPausePending = false
     // `machine`, `headers`, `head`, `earlyBody` and `parser` are unchecked for exclusive access, like the loop's own
@@ -329,6 +331,7 @@ final class CurlTransfer: @unchecked Sendable {
     /// again if libcurl then moves it to a new connection.
     func onConnectionReady(remoteAddress: UnsafePointer<CChar>?, remotePort: Int32, localPort: Int32) {
         connectionsGiven += 1
+        if let earlier = connectionEnds { earlierConnectionEnds.append(earlier) }
         connectionEnds = ConnectionSockets.Endpoints(remoteAddress: remoteAddress, remotePort: remotePort, localPort: localPort)
         if let connectionEnds {
             loop.connectionReady(endpoints: connectionEnds)
@@ -434,11 +437,15 @@ final class CurlTransfer: @unchecked Sendable {
 
     /// Whether the request may still wait in nghttp2's queue on the connection it was given, holding the handle's
     /// address (`CurlMultiLoop+QueuedRequests.swift`): it had a connection, ended before a head came, not cleanly,
-    /// and may have spoken HTTP/2 (with multiplexing off too, ALPN may choose it; a cleartext request without prior
-    /// knowledge, or one held to HTTP/1.1, cannot). Loop thread, once the transfer has left the multi handle.
+    /// and may have spoken HTTP/2. Loop thread, once the transfer has left the multi handle.
     var mayLeaveQueuedRequest: Bool {
-        connectionsGiven > 0 && !endedCleanly && head == nil
-            && options.httpVersion != .http1_1 && (isHTTPS || options.httpVersion == .http2)
+        connectionsGiven > 0 && !endedCleanly && head == nil && maySpeakHTTP2
+    }
+
+    /// Whether the request may have gone over HTTP/2 (with multiplexing off too, ALPN may choose it; a cleartext
+    /// request without prior knowledge, or one held to HTTP/1.1, cannot).
+    var maySpeakHTTP2: Bool {
+        options.httpVersion != .http1_1 && (isHTTPS || options.httpVersion == .http2)
     }
 
     /// Whether the transfer ended with its whole answer before its head was handed over, and its caller runs off
