@@ -96,14 +96,21 @@ extension CurlMultiLoop {
 
     /// Whether the connection with `ends` is still open, and its socket: one with its ports and its peer address
     /// (Linux lets two connections to different addresses share a local port). Uncertain when a socket has the
-    /// ports but its peer cannot be told (a connection reset and not yet closed by libcurl has none; a long IPv6
-    /// address is kept in `ends` as a hash) or differs. A search of every open socket (two or three system calls
-    /// each), made only for a transfer that ended before its head or was moved to another connection.
+    /// local port but its peer cannot be read (a connection reset and not yet closed by libcurl has none), or has
+    /// both ports and another peer, or `ends` keep the address as a hash (a long IPv6 one). A search of every open
+    /// socket (one or two system calls each), made only for a transfer that ended before its head or was moved to
+    /// another connection.
     private func connection(_ ends: ConnectionSockets.Endpoints) -> ConnectionState {
-        let peer = ends.peerAddress
+        let expected = ends.peerAddress
         var uncertain = false
-        for socket in connectionSockets.openSockets where Self.socket(socket, has: ends) {
-            if let peer, PeerAddress(peerOf: socket) == peer { return .open(socket) }
+        for socket in connectionSockets.openSockets where Self.port(of: socket, peer: false) == ends.localPort {
+            // One `getpeername` for the peer's port and address; a reset socket has neither.
+            guard let (peer, port) = PeerAddress.peer(of: socket) else {
+                uncertain = true
+                continue
+            }
+            guard port == ends.remotePort else { continue }
+            if let expected, peer == expected { return .open(socket) }
             uncertain = true
         }
         return uncertain ? .uncertain : .closed
@@ -149,8 +156,13 @@ struct PeerAddress: Equatable {
         }
     }
 
-    /// The address `socket` is connected to, or nil.
-    init?(peerOf socket: Int32) {
+    private init(family: Int32, bytes: (UInt64, UInt64)) {
+        self.family = family
+        self.bytes = bytes
+    }
+
+    /// The address and port `socket` is connected to, or nil (not a TCP socket, or not connected any more).
+    static func peer(of socket: Int32) -> (address: PeerAddress, port: UInt16)? {
         var address = sockaddr_storage()
         var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
         let named = withUnsafeMutablePointer(to: &address) {
@@ -160,13 +172,13 @@ struct PeerAddress: Equatable {
         var raw = (UInt64(0), UInt64(0))
         switch Int32(address.ss_family) {
         case AF_INET:
-            let ip = withUnsafeBytes(of: &address) { $0.load(as: sockaddr_in.self).sin_addr }
-            withUnsafeMutableBytes(of: &raw) { $0.storeBytes(of: ip, as: in_addr.self) }
-            (family, bytes) = (AF_INET, raw)
+            let peer = withUnsafeBytes(of: &address) { $0.load(as: sockaddr_in.self) }
+            withUnsafeMutableBytes(of: &raw) { $0.storeBytes(of: peer.sin_addr, as: in_addr.self) }
+            return (PeerAddress(family: AF_INET, bytes: raw), UInt16(bigEndian: peer.sin_port))
         case AF_INET6:
-            let ip = withUnsafeBytes(of: &address) { $0.load(as: sockaddr_in6.self).sin6_addr }
-            withUnsafeMutableBytes(of: &raw) { $0.storeBytes(of: ip, as: in6_addr.self) }
-            (family, bytes) = (AF_INET6, raw)
+            let peer = withUnsafeBytes(of: &address) { $0.load(as: sockaddr_in6.self) }
+            withUnsafeMutableBytes(of: &raw) { $0.storeBytes(of: peer.sin6_addr, as: in6_addr.self) }
+            return (PeerAddress(family: AF_INET6, bytes: raw), UInt16(bigEndian: peer.sin6_port))
         default:
             return nil
         }

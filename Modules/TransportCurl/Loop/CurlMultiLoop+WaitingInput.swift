@@ -92,14 +92,15 @@ extension CurlMultiLoop {
         return Self.socket(socket, has: endpoints) ? socket : nil
     }
 
-    /// Whether `socket`'s local and remote ports are `endpoints`' (the address itself is libcurl's text, and a local
-    /// port belongs to one connection to a given remote port at a time).
-    static func socket(_ socket: Int32, has endpoints: ConnectionSockets.Endpoints) -> Bool {
+    /// Whether `socket`'s local and remote ports are `endpoints`' (the address itself is libcurl's text). Linux may
+    /// give one local port to connections to the same port of different addresses: a caller that must be sure
+    /// compares the peer's address too (``PeerAddress``), as the keeping of handles does.
+    private static func socket(_ socket: Int32, has endpoints: ConnectionSockets.Endpoints) -> Bool {
         port(of: socket, peer: false) == endpoints.localPort && port(of: socket, peer: true) == endpoints.remotePort
     }
 
     /// The local or the peer's port of a TCP socket, or nil.
-    private static func port(of socket: Int32, peer: Bool) -> UInt16? {
+    static func port(of socket: Int32, peer: Bool) -> UInt16? {
         var address = sockaddr_storage()
         var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
         let named = withUnsafeMutablePointer(to: &address) {
