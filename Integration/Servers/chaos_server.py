@@ -48,7 +48,8 @@ Routes (GET, or any method; the answers are the same)
                             pass (default 60000), then closes it. answer=413: at once a `413 Payload Too Large`
                             (with `Connection: close` and a short body), then closes the socket with the body
                             unread, which makes the kernel send a TCP RST (the request bytes it still holds are
-                            discarded).
+                            discarded). answer=reset: no answer at all; after M ms (default 50) the same close
+                            with the body unread, so the RST meets a client still sending (a server that went away).
   /endless?part=P&limit_mb=L
                             A response part that never ends, sent as fast as the client reads, until the client
                             goes away, L MiB were sent (default 1024) or 120 s passed:
@@ -261,10 +262,14 @@ def trickle(sock, method, query_text):
 @route("/no-read")
 def no_read(sock, method, query_text):
     query = Query(query_text)
-    answer = query.choice("answer", "none", ("none", "413"))
+    answer = query.choice("answer", "none", ("none", "413", "reset"))
     hold_ms = query.integer("hold_ms", 60_000, 0, int(HOLD_LIMIT * 1000))
-    if answer == "413":
-        sock.sendall(plain_response("413 Payload Too Large", b"too large\n"))
+    if answer in ("413", "reset"):
+        if answer == "413":
+            sock.sendall(plain_response("413 Payload Too Large", b"too large\n"))
+        else:
+            # Let the client's upload get going, so that the reset meets it writing.
+            time.sleep(hold_ms / 1000.0 if "hold_ms" in query.values else 0.05)
         # close() with unread bytes in the receive queue: the kernel answers with an RST (RFC 2525, 2.17).
         sock.close()
         return

@@ -261,6 +261,7 @@ no_read_413() {
     echo "$answer"
 }
 check "chaos /no-read?answer=413 16 MiB: the 413" "$(no_read_413)" '413 10 exit 0'
+check "chaos /no-read?answer=reset 16 MiB: curl 56" "$(chaos 5 -H 'Expect:' --data-binary "@$tmp/16m.bin" "$X/no-read?answer=reset")" '000 0 exit 56'
 check "chaos /compressed reset_at=1000: curl 56" "$(chaos 5 "$X/compressed?encoding=identity&size=64k&reset_at=1000")" '200 1000 exit 56'
 check "chaos /compressed corrupt_at=100: curl 61" "$(chaos 5 --compressed "$X/compressed?encoding=gzip&size=64k&ratio=18&corrupt_at=100")" '200 [0-9]+ exit 61'
 check "chaos /endless part=hints: curl 56" "$(chaos 5 "$X/endless?part=hints")" '103 0 exit 56'
@@ -328,6 +329,9 @@ check "tls-chaos /rst NO_ERROR after 1000: curl 18" "$(h2chaos "$Y/rst?code=NO_E
 check "tls-chaos /rst REFUSED_STREAM before the head: curl 56 after 5 retries" "$(h2chaos "$Y/rst?code=REFUSED_STREAM&after=-1")" '000 0 exit 56'
 check "tls-chaos /goaway last=below after 1000: curl 16" "$(h2chaos "$Y/goaway?last=below&after=1000")" '200 1000 exit 16'
 check "tls-chaos /goaway last=below before the head: curl 16" "$(h2chaos "$Y/goaway?last=below&after=-1")" '000 0 exit 16'
+once="smoke-$$-$RANDOM"
+check "tls-chaos /goaway once=KEY, first request: curl 16" "$(h2chaos "$Y/goaway?last=below&after=-1&once=$once")" '000 0 exit 16'
+check "tls-chaos /goaway once=KEY, second request: the whole body" "$(h2chaos "$Y/goaway?last=below&after=-1&once=$once")" '200 65536 exit 0'
 check "tls-chaos /fields 2 MB of trailers: curl 56" "$(h2chaos "$Y/fields?part=trailers&bytes=2000000")" '200 5 exit 56'
 check "tls-chaos /fields a 2 MB head, one field repeated: curl 56" "$(h2chaos "$Y/fields?part=head&bytes=2000000&same=1")" '000 0 exit 56'
 check "tls-chaos /fields 20,000 103 heads: curl 56" "$(h2chaos "$Y/fields?part=hints&bytes=2000000")" '103 0 exit 56'

@@ -27,6 +27,8 @@ HTTP/2 routes (GET; the query parameters are optional)
                             never processed the request. Then the connection is closed (close_notify, FIN).
       last=stream           last-stream-id = this stream (a graceful shutdown): the rest of the body follows,
                             the stream ends normally, then the connection is closed. The request must succeed.
+                            With once=KEY only the first request naming KEY meets the GOAWAY; later ones (a retry
+                            on a new connection) get the whole body: a server that drained one connection.
   /early-answer?status=S&then=T
                             A POST with a body, answered at its head: an S head (default 413) and a short body,
                             before the request body has come; then, as T says:
@@ -333,10 +335,24 @@ def rst(exchange, stream_id, query):
     exchange.flush()
 
 
+GOAWAY_KEYS_SEEN = set()
+GOAWAY_KEYS_LOCK = threading.Lock()
+
+
 @route("/goaway")
 def goaway(exchange, stream_id, query):
     last = query.choice("last", "below", ("below", "stream"))
     code = query.error_code("code", "NO_ERROR")
+    once = query.values.get("once", [""])[0]
+    if once:
+        with GOAWAY_KEYS_LOCK:
+            seen = once in GOAWAY_KEYS_SEEN
+            GOAWAY_KEYS_SEEN.add(once)
+        if seen:
+            body = body_bytes(query, 65536)
+            exchange.send_head(stream_id, 200, octet_head(len(body)))
+            exchange.send_body(stream_id, body, True)
+            return
     body, after = answer_until_fault(exchange, stream_id, query)
     if last == "below":
         # Client streams are odd: the one before this is stream_id - 2 (0 for the first).

@@ -164,6 +164,35 @@ struct CurlErrorsTests {
         #expect(CurlErrors.http2ErrorCode(in: "Error in the HTTP2 framing layer") == nil)
     }
 
+    /// A bare `CURLE_HTTP2`, with no message, is libcurl 7.88's report of an HTTP/2 session that ended under the
+    /// stream (a GOAWAY that refused it, most often): the connection was lost, and a retry policy may send the
+    /// request again. The same code with libcurl's own message is a framing failure.
+    @Test func aBareHTTP2ErrorIsALostConnection() {
+        #expect(CurlErrors.kind(of: CURLE_HTTP2, detail: "") == .connectionLost)
+        #expect(CurlErrors.kind(of: CURLE_HTTP2, detail: "nghttp2_session_upgrade2() failed: Invalid argument(-501)") == .malformedResponse)
+        let error = CurlErrors.transportError(for: CURLE_HTTP2, detail: "")
+        #expect(error.code == .connectionLost)
+        #expect(error.message == "Error in the HTTP2 framing layer")
+        #expect(error.underlyingCode == 16)
+    }
+
+    /// A send the socket refused because the peer closed (EPIPE) or reset (ECONNRESET) the connection is a lost
+    /// connection, told by libcurl's "Send failure: " and the errno it recorded with it, whatever language
+    /// `strerror` spoke. Any other send failure stays `.sendFailed`: another errno, a message of another kind (the
+    /// errno may be an earlier transfer's), or none (nghttp2 refusing a flood).
+    @Test func aSendThePeerEndedIsALostConnection() {
+        #expect(CurlErrors.kind(of: CURLE_SEND_ERROR, detail: "Send failure: Broken pipe", osErrno: Int(EPIPE)) == .connectionLost)
+        #expect(CurlErrors.kind(of: CURLE_SEND_ERROR, detail: "Send failure: Connection reset by peer", osErrno: Int(ECONNRESET)) == .connectionLost)
+        #expect(CurlErrors.kind(of: CURLE_SEND_ERROR, detail: "Send failure: Datenübergabe unterbrochen (broken pipe)", osErrno: Int(EPIPE)) == .connectionLost)
+        #expect(CurlErrors.kind(of: CURLE_SEND_ERROR, detail: "Send failure: No buffer space available", osErrno: Int(ENOBUFS)) == .sendFailed)
+        #expect(CurlErrors.kind(of: CURLE_SEND_ERROR, detail: "", osErrno: Int(EPIPE)) == .sendFailed)
+        #expect(CurlErrors.kind(of: CURLE_SEND_ERROR, detail: "Send failure: Broken pipe", osErrno: 0) == .sendFailed)
+        #expect(CurlErrors.kind(of: CURLE_SEND_FAIL_REWIND, detail: "Send failure: Broken pipe", osErrno: Int(EPIPE)) == .sendFailed)
+        let error = CurlErrors.transportError(for: CURLE_SEND_ERROR, detail: "Send failure: Broken pipe", osErrno: Int(EPIPE))
+        #expect(error.code == .connectionLost)
+        #expect(error.message == "Failed sending data to the peer: Send failure: Broken pipe")
+    }
+
     @Test func errorsKeepCurlsCodeAndBothMessages() {
         let error = CurlErrors.transportError(for: CURLE_COULDNT_CONNECT, detail: "Failed to connect to 127.0.0.1 port 9")
         #expect(error.underlyingCode == 7)

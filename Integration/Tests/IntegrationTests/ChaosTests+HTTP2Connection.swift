@@ -18,22 +18,25 @@ extension ChaosTests {
     /// Neither is sent again by `RetryPolicy`. A PUSH_PROMISE, which a client that disabled push must take as a
     /// connection error, and an RST_STREAM for a stream nobody opened, end the connection before the head; libcurl
     /// reports that as an empty reply (52, as curl does), which is `.connectionLost`, as a server that closed
-    /// before answering.
+    /// before answering, or, about one run in five here, as a send that failed with no message (55), when it was
+    /// still writing on the connection nghttp2 ended: `.sendFailed`.
     @Test func floodsOfControlFramesAreAnsweredOrRefusedTyped() async throws {
         let answered = ["kind=ping&count=100000", "kind=settings&count=500", "kind=priority&count=200000", "kind=empty-data&count=200000"]
-        let refused: [(query: String, code: TransportError.Code)] = [
-            ("kind=settings&count=100000", .malformedResponse),
-            ("kind=ping&count=2000000&read=0", .sendFailed),
-            ("kind=push", .connectionLost),
-            ("kind=reset-idle&count=1", .connectionLost),
+        let refused: [(query: String, codes: Set<TransportError.Code>)] = [
+            ("kind=settings&count=100000", [.malformedResponse]),
+            ("kind=ping&count=2000000&read=0", [.sendFailed]),
+            ("kind=push", [.connectionLost, .sendFailed]),
+            ("kind=reset-idle&count=1", [.connectionLost, .sendFailed]),
         ]
         try await chaosBatch(Servers.tlsChaos, timeouts: Self.prompt, remotePorts: Self.tlsChaosPorts) { s, _ in
             for query in answered {
                 let outcome = await attempt(s, try s.makeRequest(.get, "flood?\(query)"), bound: Self.promptBound)
                 #expect(outcome.response?.data == Data("hello".utf8), "\(query): \(outcome.summary)")
             }
-            for (query, code) in refused {
-                let outcome = try await expect(s, "flood?\(query)", code: code)
+            for (query, codes) in refused {
+                let outcome = await attempt(s, try s.makeRequest(.get, "flood?\(query)"), bound: Self.promptBound)
+                #expect(!outcome.hung && outcome.elapsed < Self.promptBound, "\(query): \(outcome.summary)")
+                #expect(outcome.code.map(codes.contains) == true, "\(query): \(outcome.summary)")
                 #expect(outcome.head == nil, "\(query): \(outcome.summary)")
             }
         }

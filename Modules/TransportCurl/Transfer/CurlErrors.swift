@@ -8,12 +8,13 @@ import Musl
 
 /// Maps libcurl's result codes to typed transport errors, keeping curl's code and message.
 enum CurlErrors {
-    /// `proxyError` is the transfer's `CURLINFO_PROXY_ERROR`, which tells a SOCKS proxy's failures apart.
-    static func transportError(for code: CURLcode, detail: String, proxyError: Int = 0) -> TransportError {
+    /// `proxyError` is the transfer's `CURLINFO_PROXY_ERROR`, which tells a SOCKS proxy's failures apart;
+    /// `osErrno` its `CURLINFO_OS_ERRNO`, which tells why a socket's send failed.
+    static func transportError(for code: CURLcode, detail: String, proxyError: Int = 0, osErrno: Int = 0) -> TransportError {
         let summary = String(cString: curl_easy_strerror(code))
         // curl's detail often repeats its summary; say each thing once.
         let message = detail.isEmpty ? summary : detail.contains(summary) ? detail : "\(summary): \(detail)"
-        let kind = code == CURLE_PROXY ? socksKind(of: proxyError) : kind(of: code, detail: detail)
+        let kind = code == CURLE_PROXY ? socksKind(of: proxyError) : kind(of: code, detail: detail, osErrno: osErrno)
         return TransportError(kind, message: message, underlyingCode: Int(code.rawValue))
     }
 
@@ -60,7 +61,7 @@ enum CurlErrors {
     /// The kind of a failure: from curl's code, and from its detail message where one code covers failures
     /// of different kinds (a broken chunked body and a reset are both `CURLE_RECV_ERROR`; a malformed HTTP/2
     /// stream and one the server aborted are both `CURLE_HTTP2_STREAM`).
-    static func kind(of code: CURLcode, detail: String = "") -> TransportError.Code {
+    static func kind(of code: CURLcode, detail: String = "", osErrno: Int = 0) -> TransportError.Code {
         // A proxy that answered the CONNECT with a status other than 2xx: "CONNECT tunnel failed, response 407",
         // under the code of a receive error in 7.88 (a reset's), so told by the message whatever the code. Nothing
         // was lost: a 4xx is the proxy saying no, and a 501 that it makes no tunnels, which a retry as it is would
@@ -84,6 +85,14 @@ enum CurlErrors {
             return .tlsFailure
         case CURLE_HTTP2_STREAM:
             return http2StreamKind(detail)
+        case CURLE_HTTP2 where detail.isEmpty:
+            // libcurl 7.88 says nothing more when the HTTP/2 session ended under a stream that nghttp2 closed
+            // itself: most often a GOAWAY whose last-stream-id is below the stream (a server shutting down
+            // gracefully; RFC 9113 section 6.8 says the request was not processed), or a stream sent on or read
+            // from a session that had already ended. Either way the connection ended without the answer, as a
+            // reset does. libcurl's framing failures of its own carry a message ("nghttp2_session_upgrade2()
+            // failed", a frame nghttp2 refused) and stay malformed below.
+            return .connectionLost
         case CURLE_WEIRD_SERVER_REPLY, CURLE_UNSUPPORTED_PROTOCOL, CURLE_HTTP2, CURLE_BAD_CONTENT_ENCODING:
             return .malformedResponse
         case CURLE_PARTIAL_FILE:
@@ -102,6 +111,11 @@ enum CurlErrors {
         case CURLE_GOT_NOTHING, CURLE_RECV_ERROR:
             // Receive errors are almost always a connection reset or closed under us.
             return .connectionLost
+        case CURLE_SEND_ERROR where peerEndedTheConnection(detail: detail, osErrno: osErrno):
+            // The socket's send failed because the peer had closed or reset the connection: a server that ended an
+            // HTTP/2 connection (a GOAWAY, then the close) while libcurl still wrote streams on it, or an HTTP/1.1
+            // connection closed as a request went out. The connection was lost, as a reset read says.
+            return .connectionLost
         case CURLE_SEND_ERROR, CURLE_SEND_FAIL_REWIND:
             return .sendFailed
         case CURLE_URL_MALFORMAT:
@@ -109,6 +123,15 @@ enum CurlErrors {
         default:
             return .other
         }
+    }
+
+    /// Whether a send failed on the socket itself (libcurl's "Send failure: …", written as it records the system's
+    /// error) because the peer had closed the connection (EPIPE) or reset it (ECONNRESET). The errno, not the text
+    /// after the colon: that text is `strerror`'s, in whatever language the program's locale chose. libcurl 7.88
+    /// never clears `CURLINFO_OS_ERRNO` between a handle's transfers, so the message, which this transfer wrote, says
+    /// that the errno is this transfer's. A send nghttp2 refused (a flood it will not answer) has no such message.
+    static func peerEndedTheConnection(detail: String, osErrno: Int) -> Bool {
+        detail.hasPrefix("Send failure: ") && (osErrno == Int(EPIPE) || osErrno == Int(ECONNRESET))
     }
 
     /// nghttp2's refusal of what the server sent, from curl's message ("h2_process_pending_input:

@@ -382,9 +382,13 @@ final class CurlTransfer: @unchecked Sendable {
             let proxyError = result == CURLE_PROXY
                 ? easyHandle.flatMap { CurlEasy(unsafeRaw: $0).info(CURLINFO_PROXY_ERROR) } ?? 0
                 : 0
+            // Why a socket's send failed: a peer that closed or reset the connection.
+            let osErrno = result == CURLE_SEND_ERROR
+                ? easyHandle.flatMap { CurlEasy(unsafeRaw: $0).info(CURLINFO_OS_ERRNO) } ?? 0
+                : 0
             // A refusal by the trust evaluator is the error, not libcurl's generic verification failure.
             ending = .failure(abortError ?? trustHook?.rejection
-                ?? CurlErrors.transportError(for: result, detail: detail, proxyError: proxyError))
+                ?? CurlErrors.transportError(for: result, detail: detail, proxyError: proxyError, osErrno: osErrno))
         }
         loop.markDirty(self)
     }
