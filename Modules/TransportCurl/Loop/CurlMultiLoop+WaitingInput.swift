@@ -92,11 +92,16 @@ extension CurlMultiLoop {
         return Self.socket(socket, has: endpoints) ? socket : nil
     }
 
-    /// Whether `socket`'s local and remote ports are `endpoints`' (the address itself is libcurl's text). Linux may
-    /// give one local port to connections to the same port of different addresses: a caller that must be sure
-    /// compares the peer's address too (``PeerAddress``), as the keeping of handles does.
-    private static func socket(_ socket: Int32, has endpoints: ConnectionSockets.Endpoints) -> Bool {
-        port(of: socket, peer: false) == endpoints.localPort && port(of: socket, peer: true) == endpoints.remotePort
+    /// Whether `socket` is the connection with `endpoints`: its local port, its peer's port and its peer's address.
+    /// Linux may give one local port to connections to the same port of different addresses, so the ports alone
+    /// could name another connection: one found idle would be shut down in the condemned one's place, and the
+    /// condemned one reused. Ends that keep a long IPv6 address only as a hash (``ConnectionSockets/Endpoints``) are
+    /// matched by their ports.
+    static func socket(_ socket: Int32, has endpoints: ConnectionSockets.Endpoints) -> Bool {
+        guard port(of: socket, peer: false) == endpoints.localPort,
+              let (peer, port) = PeerAddress.peer(of: socket), port == endpoints.remotePort
+        else { return false }
+        return endpoints.peerAddress.map { $0 == peer } ?? true
     }
 
     /// The local or the peer's port of a TCP socket, or nil.
