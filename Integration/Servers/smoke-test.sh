@@ -261,7 +261,7 @@ no_read_413() {
     echo "$answer"
 }
 check "chaos /no-read?answer=413 16 MiB: the 413" "$(no_read_413)" '413 10 exit 0'
-check "chaos /no-read?answer=reset 16 MiB: curl 56" "$(chaos 5 -H 'Expect:' --data-binary "@$tmp/16m.bin" "$X/no-read?answer=reset")" '000 0 exit 56'
+check "chaos /no-read?answer=reset 16 MiB: curl 56 (or 55)" "$(chaos 5 -H 'Expect:' --data-binary "@$tmp/16m.bin" "$X/no-read?answer=reset" | sed 's/exit 55$/exit 56/')" '000 0 exit 56'
 check "chaos /compressed reset_at=1000: curl 56" "$(chaos 5 "$X/compressed?encoding=identity&size=64k&reset_at=1000")" '200 1000 exit 56'
 check "chaos /compressed corrupt_at=100: curl 61" "$(chaos 5 --compressed "$X/compressed?encoding=gzip&size=64k&ratio=18&corrupt_at=100")" '200 [0-9]+ exit 61'
 check "chaos /endless part=hints: curl 56" "$(chaos 5 "$X/endless?part=hints")" '103 0 exit 56'

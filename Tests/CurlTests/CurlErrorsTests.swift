@@ -170,6 +170,9 @@ struct CurlErrorsTests {
     @Test func aBareHTTP2ErrorIsALostConnection() {
         #expect(CurlErrors.kind(of: CURLE_HTTP2, detail: "") == .connectionLost)
         #expect(CurlErrors.kind(of: CURLE_HTTP2, detail: "nghttp2_session_upgrade2() failed: Invalid argument(-501)") == .malformedResponse)
+        // A socket's failure on an earlier attempt (libcurl keeps a transfer's first message), or at the connect.
+        #expect(CurlErrors.kind(of: CURLE_HTTP2, detail: "Send failure: Broken pipe") == .connectionLost)
+        #expect(CurlErrors.kind(of: CURLE_HTTP2, detail: "Recv failure: Connection reset by peer") == .connectionLost)
         let error = CurlErrors.transportError(for: CURLE_HTTP2, detail: "")
         #expect(error.code == .connectionLost)
         #expect(error.message == "Error in the HTTP2 framing layer")

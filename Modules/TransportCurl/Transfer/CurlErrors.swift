@@ -85,13 +85,17 @@ enum CurlErrors {
             return .tlsFailure
         case CURLE_HTTP2_STREAM:
             return http2StreamKind(detail)
-        case CURLE_HTTP2 where detail.isEmpty:
+        case CURLE_HTTP2 where detail.isEmpty || detail.hasPrefix("Send failure: ") || detail.hasPrefix("Recv failure: "):
             // libcurl 7.88 says nothing more when the HTTP/2 session ended under a stream that nghttp2 closed
             // itself: most often a GOAWAY whose last-stream-id is below the stream (a server shutting down
-            // gracefully; RFC 9113 section 6.8 says the request was not processed), or a stream sent on or read
-            // from a session that had already ended. Either way the connection ended without the answer, as a
-            // reset does. libcurl's framing failures of its own carry a message ("nghttp2_session_upgrade2()
-            // failed", a frame nghttp2 refused) and stay malformed below.
+            // gracefully, or reloading; RFC 9113 section 6.8 says the request was not processed), or a stream sent
+            // on or read from a session that had already ended. Either way the connection ended without the
+            // answer, as a reset does. (Rarely, the stream nghttp2 closed was one it reset over the server's bad
+            // frames, a GOAWAY having ended the session too; nothing libcurl reports tells that apart, and a retry
+            // policy then sends an idempotent request again.) A socket's failure is the same lost connection: its
+            // message stays from an attempt libcurl made again on a new connection, and libcurl's HTTP/2 connect
+            // reports any failure as 16. libcurl's own failures carry other messages ("nghttp2_session_upgrade2()
+            // failed") and stay malformed below.
             return .connectionLost
         case CURLE_WEIRD_SERVER_REPLY, CURLE_UNSUPPORTED_PROTOCOL, CURLE_HTTP2, CURLE_BAD_CONTENT_ENCODING:
             return .malformedResponse

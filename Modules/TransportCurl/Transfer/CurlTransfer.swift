@@ -376,7 +376,9 @@ final class CurlTransfer: @unchecked Sendable {
             ))
         } else {
             let detail = CurlErrors.detail(
-                errorBuffer.flatMap { String(validatingCString: $0) } ?? "", of: result, socketErrno: socketOpenings?.failure ?? 0
+                // Repaired, not refused, when not UTF-8: `strerror` speaks the locale's language and encoding, and an
+                // empty detail would read as libcurl saying nothing.
+                errorBuffer.map { String(cString: $0) } ?? "", of: result, socketErrno: socketOpenings?.failure ?? 0
             )
             // What a SOCKS proxy said, which libcurl reports under one code whatever it was.
             let proxyError = result == CURLE_PROXY
