@@ -60,6 +60,9 @@ Scripts/slow-dns-test.sh --no-build
 
 eval "$(Scripts/servers.sh env)"   # the servers' addresses, for the checks below that run the CLI
 
+log "calls while an nginx of the test's own reloads every 20 ms (alone: the reloads load the machine)"
+(cd Integration && COURIER_RELOAD_TESTS=1 swift test --skip-build --filter ServerReloadTests)
+
 log "courier over TLS, exiting under a CPU hog (300 runs; any signal fails)"
 Scripts/exit-loop.sh 300
 

@@ -51,45 +51,37 @@ struct SocketEndsTests {
         return address
     }
 
-    private static func bound(_ text: String, _ port: UInt16) throws -> Int32 {
+    /// A socket bound to `text`:`port` (`SO_REUSEADDR`, so that two may share a port), with `then` done to it
+    /// (listen, connect); closed if any step fails.
+    private static func socket(bound text: String, _ port: UInt16, then step: String, _ then: (Int32) -> Int32) throws -> Int32 {
         let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard socket >= 0 else { throw SocketFailure(step: "socket", code: errno) }
         var on: Int32 = 1
         _ = setsockopt(socket, SOL_SOCKET, SO_REUSEADDR, &on, socklen_t(MemoryLayout<Int32>.size))
-        var address = address(text, port)
-        let result = withUnsafePointer(to: &address) {
+        var local = address(text, port)
+        let bound = withUnsafePointer(to: &local) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
-        guard result == 0 else {
+        let failedStep = bound != 0 ? "bind \(text):\(port)" : then(socket) != 0 ? step : nil
+        if let failedStep {
             let code = errno
             close(socket)
-            throw SocketFailure(step: "bind \(text):\(port)", code: code)
+            throw SocketFailure(step: failedStep, code: code)
         }
         return socket
     }
 
     private static func listener(on text: String, port: UInt16) throws -> Int32 {
-        let socket = try bound(text, port)
-        guard listen(socket, 4) == 0 else {
-            let code = errno
-            close(socket)
-            throw SocketFailure(step: "listen", code: code)
-        }
-        return socket
+        try socket(bound: text, port, then: "listen") { listen($0, 4) }
     }
 
     private static func connection(to text: String, port: UInt16, from localPort: UInt16) throws -> Int32 {
-        let socket = try bound("127.0.0.1", localPort)
-        var address = address(text, port)
-        let result = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        var peer = address(text, port)
+        return try socket(bound: "127.0.0.1", localPort, then: "connect \(text):\(port)") { socket in
+            withUnsafePointer(to: &peer) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            }
         }
-        guard result == 0 else {
-            let code = errno
-            close(socket)
-            throw SocketFailure(step: "connect \(text):\(port)", code: code)
-        }
-        return socket
     }
 
     struct SocketFailure: Error, CustomStringConvertible {

@@ -72,7 +72,8 @@ extension ChaosTests {
     /// sends some of those again itself, on the connection it opens next); a POST, which the policy does not send
     /// twice, fails `.connectionLost`. Before the bare `CURLE_HTTP2` was a lost connection, every refused call
     /// failed `.malformedResponse` and none was retried. (A GOAWAY that refuses a stream whose head came is a
-    /// body cut short, which `RetryPolicy` never sends again, whatever the method.)
+    /// body cut short, which `RetryPolicy` never sends again, whatever the method. Of eight at once, one may fail
+    /// `.sendFailed` with OpenSSL's "bad write retry", libcurl's write on the closing connection; seen beside a CPU hog.)
     @Test func aStreamARefusingGOAWAYLeftIsSentAgainUnderARetryPolicy() async throws {
         let t = try transport { $0.certificateAuthorityFile = Servers.caFile }
         let attempts = Box(0)
@@ -96,7 +97,7 @@ extension ChaosTests {
                 for _ in 0..<8 { group.addTask { await attempt(s, request, bound: Self.promptBound) } }
                 return await group.reduce(into: []) { $0.append($1) }
             }
-            for outcome in outcomes {
+            for outcome in outcomes where !ServerReloadTests.isOpenSSLWriteRetryRefusal(outcome.error ?? CancellationError()) {
                 #expect(outcome.response?.data == Self.patternBody(size: 65536, seed: 5), "round \(round): \(outcome.summary)")
             }
         }
