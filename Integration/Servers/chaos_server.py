@@ -86,7 +86,9 @@ Routes (GET, or any method; the answers are the same)
                             and never answered: the connection is closed, with a FIN (close=fin, the default) or a
                             TCP RST (close=reset). What a client meets when a server closes an idle kept-alive
                             connection as the client sends on it (an idle timeout, a restart): it must send the
-                            request again on a new connection.
+                            request again on a new connection. close=unread: the next request's head is read, its
+                            body never; after hold_ms (default 50) the socket is closed with the body unread, so the
+                            kernel's RST meets a client still sending a large body (its send fails, not a read).
   /extra-bytes-status?token=T
                             200 "sent\n" once the extra bytes of the /extra-bytes request with token T have been
                             written, else "waiting\n": a test asks (on another connection) before its next request.
@@ -417,14 +419,21 @@ def extra_bytes(sock, method, query_text):
 
 @route("/answer-once")
 def answer_once(sock, method, query_text):
-    abort = Query(query_text).choice("close", "fin", ("fin", "reset")) == "reset"
+    query = Query(query_text)
+    close = query.choice("close", "fin", ("fin", "reset", "unread"))
+    hold_ms = query.integer("hold_ms", 50, 0, 5000)
     sock.sendall(head_bytes("200 OK", [("Content-Type", "text/plain"), ("Content-Length", "5")]) + b"once\n")
     request = loopback_server.read_request_head(sock)
     if request is None:
         return
+    if close == "unread":
+        # Let the client's upload get going, then close with its body unread: the kernel's RST meets it sending.
+        time.sleep(hold_ms / 1000.0)
+        sock.close()
+        return
     _method, _target, headers, rest = request
     drain_body(sock, headers, rest)  # read whole, so that a FIN is a FIN and not the kernel's RST for unread bytes
-    if abort:
+    if close == "reset":
         loopback_server.close_with_reset(sock)
 
 

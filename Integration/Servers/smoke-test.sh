@@ -293,6 +293,9 @@ check "chaos /answer-once close=fin: the next request on the connection is sent 
     "$(c "$X/answer-once" --next -s "$X/answer-once" | tr '\n' ' ')" 'once once '
 check "chaos /answer-once close=reset: the same after an RST" \
     "$(c "$X/answer-once?close=reset" --next -s "$X/answer-once?close=reset" | tr '\n' ' ')" 'once once '
+head -c 4000000 /dev/zero > "$tmp/zeros"
+check "chaos /answer-once close=unread: a 4 MB POST on the kept connection meets the RST, and curl 7.88 sends it again" \
+    "$(c "$X/answer-once?close=unread" --next -s -H 'Expect:' --data-binary @"$tmp/zeros" "$X/answer-once?close=unread" | tr '\n' ' ')" 'once once '
 check "chaos /extra-bytes-status: sent after the request with its token" \
     "$(c "$X/extra-bytes?kind=long-body&delay_ms=0&token=smoke" -o /dev/null; sleep 0.2; c "$X/extra-bytes-status?token=smoke")" 'sent'
 check "chaos /redirect-raw with a Latin-1 byte: curl follows it percent-encoded" \
@@ -332,6 +335,9 @@ check "tls-chaos /goaway last=below before the head: curl 16" "$(h2chaos "$Y/goa
 once="smoke-$$-$RANDOM"
 check "tls-chaos /goaway once=KEY, first request: curl 16" "$(h2chaos "$Y/goaway?last=below&after=-1&once=$once")" '000 0 exit 16'
 check "tls-chaos /goaway once=KEY, second request: the whole body" "$(h2chaos "$Y/goaway?last=below&after=-1&once=$once")" '200 65536 exit 0'
+check "tls-chaos /goaway once=KEY, second request: the SHA-256 of the request body it read" \
+    "$(c --cacert "$COURIER_CA_FILE" -o /dev/null -D - --data-binary 'abc' "$Y/goaway?last=below&after=-1&once=$once" | tr -d '\r' | sed -n 's/^x-request-body-sha256: //p')" \
+    "$(printf abc | sha256sum | cut -d' ' -f1)"
 check "tls-chaos /fields 2 MB of trailers: curl 56" "$(h2chaos "$Y/fields?part=trailers&bytes=2000000")" '200 5 exit 56'
 check "tls-chaos /fields a 2 MB head, one field repeated: curl 56" "$(h2chaos "$Y/fields?part=head&bytes=2000000&same=1")" '000 0 exit 56'
 check "tls-chaos /fields 20,000 103 heads: curl 56" "$(h2chaos "$Y/fields?part=hints&bytes=2000000")" '103 0 exit 56'

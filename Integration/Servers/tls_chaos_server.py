@@ -28,7 +28,8 @@ HTTP/2 routes (GET; the query parameters are optional)
       last=stream           last-stream-id = this stream (a graceful shutdown): the rest of the body follows,
                             the stream ends normally, then the connection is closed. The request must succeed.
                             With once=KEY only the first request naming KEY meets the GOAWAY; later ones (a retry
-                            on a new connection) get the whole body: a server that drained one connection.
+                            on a new connection) get the whole body: a server that drained one connection. That
+                            answer's `x-request-body-sha256` is the SHA-256 (hex) of the request body it read.
   /early-answer?status=S&then=T
                             A POST with a body, answered at its head: an S head (default 413) and a short body,
                             before the request body has come; then, as T says:
@@ -121,6 +122,7 @@ It listens on 127.0.0.1 only and exits on SIGTERM or SIGINT.
 """
 
 import gzip
+import hashlib
 import select
 import socket
 import socketserver
@@ -173,6 +175,7 @@ class Exchange:
         self.ready = deque()  # (stream id, headers) of whole requests
         self.reset_streams = set()
         self.unread = set()   # streams whose request body is left unread (/early-answer?then=stop-reading)
+        self.body_digests = {}  # stream id -> SHA-256 of the request body read so far
         self.timers = []      # (monotonic time, function) to run from the connection's loop (/max-streams)
         self.closed = False
 
@@ -229,6 +232,7 @@ class Exchange:
                     if event.flow_controlled_length:
                         self.conn.increment_flow_control_window(event.flow_controlled_length)
                 else:
+                    self.body_digests.setdefault(event.stream_id, hashlib.sha256()).update(event.data)
                     self.conn.acknowledge_received_data(event.flow_controlled_length, event.stream_id)
             elif isinstance(event, h2.events.StreamReset):
                 self.reset_streams.add(event.stream_id)
@@ -350,7 +354,8 @@ def goaway(exchange, stream_id, query):
             GOAWAY_KEYS_SEEN.add(once)
         if seen:
             body = body_bytes(query, 65536)
-            exchange.send_head(stream_id, 200, octet_head(len(body)))
+            digest = exchange.body_digests.pop(stream_id, hashlib.sha256()).hexdigest()
+            exchange.send_head(stream_id, 200, octet_head(len(body)) + [("x-request-body-sha256", digest)])
             exchange.send_body(stream_id, body, True)
             return
     body, after = answer_until_fault(exchange, stream_id, query)
