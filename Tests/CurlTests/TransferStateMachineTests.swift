@@ -56,6 +56,31 @@ struct TransferStateMachineTests {
         #expect(other.applied == .all)
     }
 
+    /// A transfer sent again on another connection waits to be added again, with nothing paused (its new handle
+    /// has no pause), so its pauses are applied anew; one whose head was handed over, or that ended, is not.
+    @Test func aTransferLeavingToBeSentAgainWaitsWithNothingPaused() {
+        var machine = running()
+        machine.callbackPaused(.send)
+        do { let action = machine.pauseAction(desired: .all); #expect(action == .apply(.all)) }
+        do { let left = machine.leftToResend(); #expect(left) }
+        #expect(machine.phase == .waiting)
+        #expect(machine.applied == [])
+        do { let action = machine.pauseAction(desired: .all); #expect(action == .none) }   // not running yet
+        do { let started = machine.started(); #expect(started) }
+        do { let action = machine.pauseAction(desired: .all); #expect(action == .apply(.all)) }
+
+        var answered = running()
+        do { let deliver = answered.deliverHead(cancelled: false); #expect(deliver) }
+        do { let left = answered.leftToResend(); #expect(!left) }
+        #expect(answered.phase == .running)
+
+        var ended = running()
+        do { let result = ended.ended(); #expect(result) }
+        do { let left = ended.leftToResend(); #expect(!left) }
+        var waiting = TransferStateMachine()
+        do { let left = waiting.leftToResend(); #expect(!left) }
+    }
+
     @Test func aCallbackPauseOutsideACallIsRecorded() {
         var machine = running()
         machine.callbackPaused(.send)

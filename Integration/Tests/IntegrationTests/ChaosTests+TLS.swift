@@ -75,7 +75,11 @@ extension ChaosTests {
     /// body cut short, which `RetryPolicy` never sends again, whatever the method. Of eight at once, one may fail
     /// `.sendFailed` with OpenSSL's "bad write retry", libcurl's write on the closing connection; seen beside a CPU hog.)
     @Test func aStreamARefusingGOAWAYLeftIsSentAgainUnderARetryPolicy() async throws {
-        let t = try transport { $0.certificateAuthorityFile = Servers.caFile }
+        // The transport's own resend is off, which would send every refused call again itself.
+        let t = try transport {
+            $0.certificateAuthorityFile = Servers.caFile
+            $0.resendsOnConnectionLoss = false
+        }
         let attempts = Box(0)
         let s = session(Servers.tlsChaos, transport: t) {
             $0.retrier = ConnectionTests.CountingRetrier(attempts: attempts, policy: RetryPolicy(exponentialBackoffScale: 0))
@@ -102,6 +106,58 @@ extension ChaosTests {
             }
         }
         await t.shutdown()
+    }
+
+    /// A stream that a GOAWAY refuses (its last-stream-id below the stream, so the server never processed it) is sent
+    /// again by the transport itself, once, with no retry policy, whether its connection was kept from an earlier call
+    /// or opened for it: a GET, a POST of 100 KB (part of it sent before the refusal, so the body is rewound) and a PUT
+    /// all arrive byte-exact, the server reading each body whole (its SHA-256), counted by `connectionLossResends`.
+    /// libcurl 7.88 leaves such a refusal to its caller (a bare error 16). Not sent again: a refusal after part of the
+    /// answer came, and, with `resendsOnConnectionLoss` off, any of them (each then fails `.connectionLost`).
+    @Test func aStreamAGOAWAYRefusedIsSentAgainByTheTransport() async throws {
+        let run = UUID().uuidString
+        for resending in [true, false] {
+            let t = try transport {
+                $0.certificateAuthorityFile = Servers.caFile
+                $0.resendsOnConnectionLoss = resending
+            }
+            let s = session(Servers.tlsChaos, transport: t) { $0.timeouts = Self.prompt }
+            // A first call opens a connection, which the next call is given; the refusal closes it.
+            func openConnection() async throws {
+                let opener = await attempt(s, try s.makeRequest(.get, "data?size=10"), bound: Self.promptBound)
+                #expect(opener.response?.data == Self.patternBody(size: 10), "opener: \(opener.summary)")
+            }
+            var resends = 0
+            let bodies: [(HTTPRequest.Method, Data?)] = [(.get, nil), (.post, Data(repeating: 7, count: 100_000)), (.put, Data("x".utf8))]
+            for (method, bytes) in bodies {
+                try await openConnection()
+                let path = "goaway?last=below&after=-1&seed=3&once=\(run)-\(resending)-\(method)"
+                let outcome = await attempt(s, try s.makeRequest(method, path), body: bytes.map { Body($0) }, bound: Self.promptBound)
+                if resending {
+                    #expect(outcome.response?.data == Self.patternBody(size: 65536, seed: 3), "\(method): \(outcome.summary)")
+                    // The body the server read on the new connection is the whole body, from its start.
+                    let digest = outcome.response?.head.headerFields[HTTPField.Name("x-request-body-sha256")!]
+                    #expect(try await digest == sha256(bytes ?? Data()), "\(method): the body sent again is not the body")
+                    resends += 1
+                } else {
+                    #expect(outcome.code == .connectionLost, "\(method), resend off: \(outcome.summary)")
+                }
+                #expect(t.connectionLossResends == resends, "\(method), resend \(resending)")
+            }
+            // Part of the answer came: the server took the request.
+            try await openConnection()
+            let partial = await attempt(s, try s.makeRequest(.get, "goaway?last=below&after=1000&once=\(run)-\(resending)-partial"), bound: Self.promptBound)
+            #expect(partial.response == nil && !partial.hung, "partial: \(partial.summary)")
+            #expect(t.connectionLossResends == resends, "partial, resend \(resending)")
+            await t.shutdown()
+        }
+        // Refused on the connection opened for the call (a reloading server refuses those too): sent again as well.
+        let fresh = try transport { $0.certificateAuthorityFile = Servers.caFile }
+        let s = session(Servers.tlsChaos, transport: fresh) { $0.timeouts = Self.prompt }
+        let outcome = await attempt(s, try s.makeRequest(.get, "goaway?last=below&after=-1&seed=4&once=\(run)-fresh"), bound: Self.promptBound)
+        #expect(outcome.response?.data == Self.patternBody(size: 65536, seed: 4), "fresh: \(outcome.summary)")
+        #expect(fresh.connectionLossResends == 1)
+        await fresh.shutdown()
     }
 
     /// A head or trailers of 2 MB in one HTTP/2 header block (HEADERS and CONTINUATION frames), with a name per

@@ -99,6 +99,8 @@ final class CurlMultiLoop: @unchecked Sendable {
     private let configuration: CurlTransport.Configuration
     /// Wake-ups sent, for the benchmark's "wake-ups per request" figure.
     let wakeups = Atomic<Int>(0)
+    /// Requests sent again after their connection was lost before any answer (``CurlTransfer/mayResend(after:)``).
+    let resends = Atomic<Int>(0)
     /// Time the thread has spent polling without sleeping (``IdlePolling``), in nanoseconds.
     let pollingNanoseconds = Atomic<Int>(0)
     /// Runs Swift jobs on this thread between curl passes. Set once, at the end of `init`.
@@ -585,21 +587,40 @@ final class CurlMultiLoop: @unchecked Sendable {
             guard let privatePointer else { continue }
             let transfer = Unmanaged<CurlTransfer>.fromOpaque(UnsafeRawPointer(privatePointer)).takeUnretainedValue()
             guard active.removeValue(forKey: ObjectIdentifier(transfer)) != nil else { continue }
+            if transfer.mayResend(after: result) {
+                resend(transfer)
+                continue
+            }
             transfer.finished(result: result, loop: self)
             detach(transfer)
         }
     }
 
+    /// Starts `transfer` again with a new easy handle, after its connection was lost before any answer
+    /// (``CurlTransfer/mayResend(after:)``). It keeps its connection slot; its old handle goes where any failed
+    /// transfer's goes (freed, or kept while nghttp2 may still hold its address).
+    private func resend(_ transfer: CurlTransfer) {
+        resends.add(1, ordering: .relaxed)
+        removeHandle(of: transfer)
+        transfer.prepareToResend()
+        start(transfer)
+    }
+
     /// Takes an active transfer out of the multi handle, and gives its connection slot to the next transfer
     /// waiting for its host.
     private func detach(_ transfer: CurlTransfer) {
+        removeHandle(of: transfer)
+        freeConnectionSlot(of: transfer)
+    }
+
+    /// Takes `transfer`'s easy handle out of the multi handle and from the transfer, to the pool or wherever it must go.
+    private func removeHandle(of transfer: CurlTransfer) {
         if let easy = transfer.easyHandle {
             curl_multi_remove_handle(multi, easy)
             // An idle handle must not point at a transfer that is about to be freed.
             if configuration.diagnostics != nil { _ = ccurl_easy_setopt_pointer(easy, CURLOPT_DEBUGDATA, nil) }
         }
         release(transfer.takeHandle(), of: transfer)
-        freeConnectionSlot(of: transfer)
     }
 
     /// The tag of `evaluator`'s connections, and whether a connection verified under it may serve another

@@ -175,7 +175,8 @@ enum CurlOptions {
             easy.set(CURLOPT_HTTP_VERSION, cleartext ? ccurl_http_version_2_prior_knowledge : ccurl_http_version_2_0)
             freshConnection = priorKnowledgeNeedsFreshConnection(request, options: options)
         }
-        easy.set(CURLOPT_FRESH_CONNECT, freshConnection ? 1 : 0)
+        // A request sent again after its kept connection was lost takes a new one, which later requests may share.
+        easy.set(CURLOPT_FRESH_CONNECT, freshConnection || transfer.resendsOnNewConnection ? 1 : 0)
         easy.set(CURLOPT_FORBID_REUSE, freshConnection ? 1 : 0)
         // PIPEWAIT makes a request wait for a connection to the same host whose ability to multiplex is not
         // known yet, rather than open its own. Over TLS that is known at the handshake (ALPN). In cleartext it

@@ -56,6 +56,13 @@ final class CurlTransfer: @unchecked Sendable {
     private var connectionsGiven = 0
     /// libcurl ended the transfer with `CURLE_OK`.
     private var endedCleanly = false
+    /// How many times the transport sent the request again after its connection was lost before any answer
+    /// (``mayResend(after:)``): at most once. Loop thread only.
+    private var resends = 0
+    /// Whether the request, sent again, must have a new connection: not one kept from an earlier exchange, which may
+    /// be as gone as the one that failed (an HTTP/1 server that closed its idle connections at once).
+    /// Loop thread only; read by ``CurlOptions/configureRequest(_:for:userData:)``.
+    private(set) var resendsOnNewConnection = false
     /// Which of the loop's connection grants was this request's last (``CurlMultiLoop/connectionGrants``).
     private(set) var connectionGrant: UInt64 = 0
     /// The ends of the connections libcurl gave the request before it moved it to ``connectionEnds``.
@@ -375,24 +382,82 @@ final class CurlTransfer: @unchecked Sendable {
                 underlyingCode: Int(result.rawValue)
             ))
         } else {
-            let detail = CurlErrors.detail(
-                // Repaired, not refused, when not UTF-8: `strerror` speaks the locale's language and encoding, and an
-                // empty detail would read as libcurl saying nothing.
-                errorBuffer.map { String(cString: $0) } ?? "", of: result, socketErrno: socketOpenings?.failure ?? 0
-            )
-            // What a SOCKS proxy said, which libcurl reports under one code whatever it was.
-            let proxyError = result == CURLE_PROXY
-                ? easyHandle.flatMap { CurlEasy(unsafeRaw: $0).info(CURLINFO_PROXY_ERROR) } ?? 0
-                : 0
-            // Why a socket's send failed: a peer that closed or reset the connection.
-            let osErrno = result == CURLE_SEND_ERROR
-                ? easyHandle.flatMap { CurlEasy(unsafeRaw: $0).info(CURLINFO_OS_ERRNO) } ?? 0
-                : 0
             // A refusal by the trust evaluator is the error, not libcurl's generic verification failure.
-            ending = .failure(abortError ?? trustHook?.rejection
-                ?? CurlErrors.transportError(for: result, detail: detail, proxyError: proxyError, osErrno: osErrno))
+            ending = .failure(abortError ?? trustHook?.rejection ?? libcurlError(for: result))
         }
         loop.markDirty(self)
+    }
+
+    /// The typed error of libcurl's failure `result`, from its code, message and what the handle knows of it.
+    /// Loop thread, while the transfer still has its handle.
+    private func libcurlError(for result: CURLcode) -> TransportError {
+        let detail = CurlErrors.detail(
+            // Repaired, not refused, when not UTF-8: `strerror` speaks the locale's language and encoding, and an
+            // empty detail would read as libcurl saying nothing.
+            errorBuffer.map { String(cString: $0) } ?? "", of: result, socketErrno: socketOpenings?.failure ?? 0
+        )
+        // What a SOCKS proxy said, which libcurl reports under one code whatever it was.
+        let proxyError = result == CURLE_PROXY
+            ? easyHandle.flatMap { CurlEasy(unsafeRaw: $0).info(CURLINFO_PROXY_ERROR) } ?? 0
+            : 0
+        // Why a socket's send failed: a peer that closed or reset the connection.
+        let osErrno = result == CURLE_SEND_ERROR
+            ? easyHandle.flatMap { CurlEasy(unsafeRaw: $0).info(CURLINFO_OS_ERRNO) } ?? 0
+            : 0
+        return CurlErrors.transportError(for: result, detail: detail, proxyError: proxyError, osErrno: osErrno)
+    }
+
+    /// Whether the request, which libcurl has just ended with `result`, is to be sent again on another connection
+    /// (``ConnectionLossResend``): its connection was lost before a byte of an answer came (a kept one, or an HTTP/2
+    /// session that ended under it), and its body can be read again from its start, which this rewinds it to. Loop thread, before
+    /// ``finished(result:loop:)``, with the handle still in the multi handle.
+    func mayResend(after result: CURLcode) -> Bool {
+        // Nothing to read of a transfer that ended well, or when sending again is off.
+        guard result != CURLE_OK, options.resendsOnConnectionLoss, let easyHandle else { return false }
+        let easy = CurlEasy(unsafeRaw: easyHandle)
+        let error = libcurlError(for: result)
+        let timeIsUp = overdueDeadline.map { $0 <= ContinuousClock.now } ?? false
+        let attempt = ConnectionLossResend.Attempt(
+            failure: error.code,
+            http2SessionEnded: result == CURLE_HTTP2,
+            connectionsOpened: easy.info(CURLINFO_NUM_CONNECTS),
+            headBytes: easy.info(CURLINFO_HEADER_SIZE),
+            bodyBytes: received,
+            hadConnection: connectionsGiven > 0,
+            endedByCourier: abortError != nil || trustHook?.rejection != nil || context.control.isCancelled || timeIsUp
+        )
+        let decision = ConnectionLossResend.decide(attempt, enabled: options.resendsOnConnectionLoss, resentBefore: resends > 0)
+        guard decision != .no, head == nil, onSeekToStart() else { return false }
+        resendsOnNewConnection = decision == .onNewConnection
+        if let handler = options.diagnostics {
+            handler(TransportDiagnostic(
+                kind: .info,
+                text: "Courier: the connection was lost before any answer (\(error.message)); sending the request again on \(resendsOnNewConnection ? "a new connection" : "a live connection")",
+                taskID: context.task.id, sessionID: context.task.sessionID
+            ))
+        }
+        return true
+    }
+
+    /// Makes the transfer, whose handle the loop has taken out of the multi handle and given back
+    /// (``mayResend(after:)``), ready to be started again with a new handle: it forgets its connection and what it
+    /// read of it, and keeps the request's deadline, so the second attempt has what is left of the call's time.
+    func prepareToResend() {
+        resends += 1
+        _ = machine.leftToResend()
+        if libcurlTimeoutMilliseconds > 0, requestDeadline == nil { requestDeadline = overdueDeadline }
+        overdueDeadline = nil
+        connectionEnds = nil
+        earlierConnectionEnds = []
+        connectionsGiven = 0
+        endedCleanly = false
+        connectionGrant = 0
+        parser = ResponseHeadParser(recentFields: loop.recentFields)
+        closeNotifyWatch = nil
+        retiresConnection = false
+        trailerBytes = 0
+        uploadNow = 0
+        pendingMetrics = nil
     }
 
     /// The transfer ended outside curl (cancelled, or could not start).

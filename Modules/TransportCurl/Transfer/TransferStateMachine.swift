@@ -62,6 +62,17 @@ struct TransferStateMachine: Sendable {
         return true
     }
 
+    /// The transfer left the multi handle to be sent again on another connection, before any answer came
+    /// (``CurlTransfer/mayResend(after:)``): it waits to be added again, with a new easy handle, which has nothing
+    /// paused. False when it was not running, or its head was handed over (the caller already has an answer).
+    mutating func leftToResend() -> Bool {
+        guard phase == .running, !headDelivered else { return false }
+        phase = .waiting
+        applied = []
+        call = nil
+        return true
+    }
+
     /// The transfer ended; the first ending wins. False when it had already ended.
     mutating func ended() -> Bool {
         guard phase == .waiting || phase == .running else { return false }
