@@ -170,6 +170,14 @@ enum SocketCensus {
     }
 }
 
+/// OpenSSL refusing libcurl 7.88's second try of a write the closing connection could not take ("SSL_write() error:
+/// …bad write retry", 55): a send failure libcurl makes of a connection's end now and then under load (seen beside a
+/// CPU hog). It says nothing of what the peer did, so it stays `.sendFailed`, which no retry policy sends again; the
+/// tests of a server draining its connections (a GOAWAY, a reload) let it pass.
+func isOpenSSLWriteRetryRefusal(_ error: any Error) -> Bool {
+    transportCode(error) == .sendFailed && "\(error)".contains("bad write retry")
+}
+
 /// The port of a URL such as `http://127.0.0.1:18093`.
 func port(of base: String) -> Int {
     URLComponents(string: base)?.port ?? -1

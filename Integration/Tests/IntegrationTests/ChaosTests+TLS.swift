@@ -101,7 +101,7 @@ extension ChaosTests {
                 for _ in 0..<8 { group.addTask { await attempt(s, request, bound: Self.promptBound) } }
                 return await group.reduce(into: []) { $0.append($1) }
             }
-            for outcome in outcomes where !ServerReloadTests.isOpenSSLWriteRetryRefusal(outcome.error ?? CancellationError()) {
+            for outcome in outcomes where !isOpenSSLWriteRetryRefusal(outcome.error ?? CancellationError()) {
                 #expect(outcome.response?.data == Self.patternBody(size: 65536, seed: 5), "round \(round): \(outcome.summary)")
             }
         }

@@ -92,13 +92,6 @@ struct ServerReloadTests {
         return lost
     }
 
-    /// OpenSSL refusing libcurl 7.88's second try of a write the closing connection could not take ("SSL_write() error:
-    /// …bad write retry", 55): a send failure libcurl makes of a connection's end now and then under load (seen beside
-    /// a CPU hog). It says nothing of what the peer did, so it stays `.sendFailed`, which no retry policy sends again.
-    static func isOpenSSLWriteRetryRefusal(_ error: any Error) -> Bool {
-        transportCode(error) == .sendFailed && "\(error)".contains("bad write retry")
-    }
-
     /// `count` GETs of the small file, `width` at a time: each one's body, or its error.
     static func run(_ s: Session, count: Int, width: Int) async -> [Result<Data, any Error>] {
         await withTaskGroup(of: [Result<Data, any Error>].self) { group in

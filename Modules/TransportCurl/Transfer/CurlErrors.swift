@@ -85,7 +85,7 @@ enum CurlErrors {
             return .tlsFailure
         case CURLE_HTTP2_STREAM:
             return http2StreamKind(detail)
-        case CURLE_HTTP2 where detail.isEmpty || detail.hasPrefix("Send failure: ") || detail.hasPrefix("Recv failure: "):
+        case CURLE_HTTP2 where detail.isEmpty || detail.hasPrefix(sendFailurePrefix) || detail.hasPrefix(receiveFailurePrefix):
             // libcurl 7.88 says nothing more when the HTTP/2 session ended under a stream that nghttp2 closed
             // itself: most often a GOAWAY whose last-stream-id is below the stream (a server shutting down
             // gracefully, or reloading; RFC 9113 section 6.8 says the request was not processed), or a stream sent
@@ -129,13 +129,18 @@ enum CurlErrors {
         }
     }
 
+    /// How libcurl 7.88 begins the message of a socket's failed send or receive (`failf(data, "Send failure: %s", …)`),
+    /// followed by `strerror`'s text.
+    static let sendFailurePrefix = "Send failure: "
+    static let receiveFailurePrefix = "Recv failure: "
+
     /// Whether a send failed on the socket itself (libcurl's "Send failure: …", written as it records the system's
     /// error) because the peer had closed the connection (EPIPE) or reset it (ECONNRESET). The errno, not the text
     /// after the colon: that text is `strerror`'s, in whatever language the program's locale chose. libcurl 7.88
     /// never clears `CURLINFO_OS_ERRNO` between a handle's transfers, so the message, which this transfer wrote, says
     /// that the errno is this transfer's. A send nghttp2 refused (a flood it will not answer) has no such message.
     static func peerEndedTheConnection(detail: String, osErrno: Int) -> Bool {
-        detail.hasPrefix("Send failure: ") && (osErrno == Int(EPIPE) || osErrno == Int(ECONNRESET))
+        detail.hasPrefix(sendFailurePrefix) && (osErrno == Int(EPIPE) || osErrno == Int(ECONNRESET))
     }
 
     /// nghttp2's refusal of what the server sent, from curl's message ("h2_process_pending_input:
