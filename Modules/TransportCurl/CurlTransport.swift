@@ -56,19 +56,21 @@ public final class CurlTransport: Transport, CallerExecutorTransport {
         public var maximumConnectionsPerHost = 8
         /// Connections in all; 0 means no limit (`CURLMOPT_MAX_TOTAL_CONNECTIONS`).
         public var maximumTotalConnections = 0
-        /// Whether a request whose connection is lost before a byte of its answer comes is sent once more, on another
-        /// connection, by the transport itself, in the two cases where the server most likely never saw it:
-        /// - the connection was kept from an earlier exchange, and the server had closed or reset it (a keep-alive
-        ///   timeout, a reload, a graceful shutdown) as the request went out;
-        /// - an HTTP/2 stream a GOAWAY refused (RFC 9113 section 6.8: not processed, and safe to send again), on a kept
-        ///   connection or on one a reloading server accepted a moment before.
+        /// Whether the transport itself sends a request once more, on another connection, when its connection is
+        /// lost before a byte of the answer comes in one of the two ways where the server most likely never saw it:
+        /// - its send met the close of an HTTP/1 connection kept from an earlier exchange, which the server had closed
+        ///   or reset (a keep-alive timeout, a reload, a graceful shutdown) as the request went out;
+        /// - an HTTP/2 GOAWAY refused its stream (RFC 9113 section 6.8: not processed, and safe to send again), on a
+        ///   kept connection or on one a reloading server accepted a moment before.
         ///
-        /// The caller sees only the second attempt; a session's retry policy decides on what that one does. libcurl
-        /// itself already sends a request again when a reused connection's read finds it closed, for any method; this
-        /// covers what it leaves to its caller (a send that meets the close, a GOAWAY's refusal), under the same rule,
-        /// as okhttp's `retryOnConnectionFailure` does. Under an nginx reloaded every 20 ms about one call in 6,000 met
-        /// such a loss. A request is sent again whatever its method, when its body can be read again: none, bytes, a
-        /// file or a form, or a streamed body libcurl had not begun to read. ``CurlTransport/connectionLossResends`` counts them.
+        /// libcurl itself already sends a request again when a kept connection's read finds it closed, for any method;
+        /// this covers what it leaves to its caller, under the same rule, as okhttp's `retryOnConnectionFailure` does.
+        /// Under an nginx reloaded every 20 ms about one call in 8,000 met such a loss. The caller sees the second
+        /// attempt only (its events and metrics; a session's retry policy decides on what it does); once per call, on top
+        /// of libcurl's own. A request is sent again whatever its method, when its body can be read again: none, bytes,
+        /// a file or a form, or a streamed body libcurl had not begun to read. Any other lost connection (a reset met
+        /// reading, an HTTP/2 stream the server reset, a connection opened for the request) stays the caller's.
+        /// ``CurlTransport/connectionLossResends`` counts them.
         ///
         /// True by default. Set false where a request must never reach a server twice: a server may have taken a
         /// request and closed a kept connection without a byte of answer, and rarely a server breaking HTTP/2 ends its

@@ -1,5 +1,6 @@
 import CourierCore
 import CourierCurl
+import CourierTesting
 import Foundation
 import HTTPTypes
 import Testing
@@ -33,13 +34,15 @@ extension ChaosTests {
             ("NO_ERROR", [-1], .connectionLost),
             ("REFUSED_STREAM", [-1], .connectionLost),
         ]
-        try await chaosBatch(Servers.tlsChaos, timeouts: Self.prompt, remotePorts: Self.tlsChaosPorts) { s, _ in
+        try await chaosBatch(Servers.tlsChaos, timeouts: Self.prompt, remotePorts: Self.tlsChaosPorts) { s, batch in
             for (code, offsets, expected) in cases {
                 for after in offsets {
                     let outcome = try await expect(s, "rst?code=\(code)&after=\(after)", code: expected)
                     #expect((outcome.head?.status == .ok) == (after >= 0), "\(code) after \(after): \(outcome.summary)")
                 }
             }
+            // A stream the server reset may have been processed: the transport never sends it again itself.
+            #expect(batch.transport.connectionLossResends == 0)
         }
     }
 
@@ -110,10 +113,12 @@ extension ChaosTests {
 
     /// A stream that a GOAWAY refuses (its last-stream-id below the stream, so the server never processed it) is sent
     /// again by the transport itself, once, with no retry policy, whether its connection was kept from an earlier call
-    /// or opened for it: a GET, a POST of 100 KB (part of it sent before the refusal, so the body is rewound) and a PUT
+    /// or opened for it: a GET, a POST of 100 KB (all of it sent before the refusal, which the server gives only once the
+    /// request ended, so the body is rewound) and a PUT
     /// all arrive byte-exact, the server reading each body whole (its SHA-256), counted by `connectionLossResends`.
     /// libcurl 7.88 leaves such a refusal to its caller (a bare error 16). Not sent again: a refusal after part of the
-    /// answer came, and, with `resendsOnConnectionLoss` off, any of them (each then fails `.connectionLost`).
+    /// answer came, and, with `resendsOnConnectionLoss` off, any of them (each then fails `.connectionLost`). Its
+    /// observers see one exchange: one `requestSent`.
     @Test func aStreamAGOAWAYRefusedIsSentAgainByTheTransport() async throws {
         let run = UUID().uuidString
         for resending in [true, false] {
@@ -152,11 +157,19 @@ extension ChaosTests {
             await t.shutdown()
         }
         // Refused on the connection opened for the call (a reloading server refuses those too): sent again as well.
+        // Its observers see one exchange.
         let fresh = try transport { $0.certificateAuthorityFile = Servers.caFile }
-        let s = session(Servers.tlsChaos, transport: fresh) { $0.timeouts = Self.prompt }
+        let recorder = RecordingEventListener()
+        let s = session(Servers.tlsChaos, transport: fresh) {
+            $0.timeouts = Self.prompt
+            $0.eventListener = recorder
+        }
         let outcome = await attempt(s, try s.makeRequest(.get, "goaway?last=below&after=-1&seed=4&once=\(run)-fresh"), bound: Self.promptBound)
         #expect(outcome.response?.data == Self.patternBody(size: 65536, seed: 4), "fresh: \(outcome.summary)")
         #expect(fresh.connectionLossResends == 1)
+        #expect(recorder.names(excluding: RecordingEventListener.progressKinds) == [
+            "taskCreated", "taskResumed", "requestSent", "responseHeadReceived", "metricsCollected", "taskCompleted",
+        ])
         await fresh.shutdown()
     }
 

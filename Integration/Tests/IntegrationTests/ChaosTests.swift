@@ -534,6 +534,38 @@ struct ChaosTests {
         }
     }
 
+    /// A 4 MiB POST on an HTTP/1 connection kept from an earlier call, which the server closes with the body unread as
+    /// soon as it has the request's head (`/answer-once?close=unread&hold_ms=0`): the kernel's RST meets the client
+    /// sending (about one call in four here) or reading, which libcurl answers by sending the request again itself. A
+    /// send that met it was `.connectionLost` (55, "Send failure: Broken pipe" or "Connection reset by peer"), which
+    /// libcurl leaves to its caller; the transport now sends it again on a new connection, and every call arrives. Up
+    /// to 200 calls, until one was sent again. With `resendsOnConnectionLoss` off, a call may fail, as `.connectionLost`
+    /// only.
+    @Test func aSendThatMeetsAKeptConnectionsCloseIsSentAgain() async throws {
+        let body = Body(Data(repeating: 1, count: 4 << 20))
+        let path = "answer-once?close=unread&hold_ms=0"
+        for resending in [true, false] {
+            let t = try transport { $0.resendsOnConnectionLoss = resending }
+            let s = session(Servers.chaos, transport: t) { $0.timeouts = Self.prompt }
+            var outcomes: [ChaosOutcome] = []
+            for _ in 0..<(resending ? 200 : 20) {
+                // Answered, and the connection kept for the POST.
+                let first = await attempt(s, try s.makeRequest(.get, path), bound: Self.promptBound)
+                #expect(first.response?.data == Data("once\n".utf8), "the GET: \(first.summary)")
+                outcomes.append(await attempt(s, try s.makeRequest(.post, path), body: body, bound: Self.promptBound))
+                if resending, t.connectionLossResends > 0, outcomes.count >= 20 { break }
+            }
+            if resending {
+                #expect(t.connectionLossResends > 0, "no send met the close in \(outcomes.count) calls")
+                for outcome in outcomes { #expect(outcome.response?.data == Data("once\n".utf8), "\(outcome.summary)") }
+            } else {
+                #expect(t.connectionLossResends == 0)
+                for outcome in outcomes where outcome.response == nil { #expect(outcome.code == .connectionLost, "\(outcome.summary)") }
+            }
+            await t.shutdown()
+        }
+    }
+
     /// A request whose answer is slow to begin (its head trickles in, 30 s in all) must not hold the other
     /// requests to the same host: the fast one completes while the slow one still waits, in well under half
     /// the slow one's 20 s timeout (it takes milliseconds). Courier used to set libcurl's PIPEWAIT for every

@@ -448,7 +448,8 @@ final class CurlMultiLoop: @unchecked Sendable {
 
     /// Puts a transfer into the multi handle: attaches an easy handle and adds it. A transfer that cannot
     /// start fails, and gives its connection slot to the next one waiting.
-    private func start(_ transfer: CurlTransfer) {
+    @discardableResult
+    private func start(_ transfer: CurlTransfer) -> Bool {
         do {
             try transfer.attach(loop: self)
             let code = curl_multi_add_handle(multi, transfer.easyHandle)
@@ -458,10 +459,12 @@ final class CurlMultiLoop: @unchecked Sendable {
             active[ObjectIdentifier(transfer)] = transfer
             transfer.started(loop: self)
             if transfer.libcurlTimeoutMilliseconds > 0 { unstamped.append(transfer) }
+            return true
         } catch {
             recycle(transfer.takeHandle())
             transfer.fail(with: error, loop: self)
             freeConnectionSlot(of: transfer)
+            return false
         }
     }
 
@@ -600,10 +603,9 @@ final class CurlMultiLoop: @unchecked Sendable {
     /// (``CurlTransfer/mayResend(after:)``). It keeps its connection slot; its old handle goes where any failed
     /// transfer's goes (freed, or kept while nghttp2 may still hold its address).
     private func resend(_ transfer: CurlTransfer) {
-        resends.add(1, ordering: .relaxed)
         removeHandle(of: transfer)
         transfer.prepareToResend()
-        start(transfer)
+        if start(transfer) { resends.add(1, ordering: .relaxed) }
     }
 
     /// Takes an active transfer out of the multi handle, and gives its connection slot to the next transfer

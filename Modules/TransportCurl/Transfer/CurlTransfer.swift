@@ -59,6 +59,10 @@ final class CurlTransfer: @unchecked Sendable {
     /// How many times the transport sent the request again after its connection was lost before any answer
     /// (``mayResend(after:)``): at most once. Loop thread only.
     private var resends = 0
+    /// Whether the connection libcurl last gave the request is an HTTP/1 connection an earlier exchange ended on: looked
+    /// up as it was given (``onConnectionReady(remoteAddress:remotePort:localPort:)``), before the loop's reuse check
+    /// may retire its socket. Loop thread only.
+    private var givenKeptHTTP1Connection = false
     /// Whether the request, sent again, must have a new connection: not one kept from an earlier exchange, which may
     /// be as gone as the one that failed (an HTTP/1 server that closed its idle connections at once).
     /// Loop thread only; read by ``CurlOptions/configureRequest(_:for:userData:)``.
@@ -309,7 +313,9 @@ final class CurlTransfer: @unchecked Sendable {
     /// Added to the multi handle: the request is on its way.
     func started(loop: CurlMultiLoop) {
         _ = machine.started()
-        context.requestSent(request)
+        // Once per call: a request the transport sends again (``mayResend(after:)``) is the same exchange to its
+        // observers, as one libcurl sends again itself is.
+        if resends == 0 { context.requestSent(request) }
         applyPauseState()
     }
 
@@ -340,6 +346,7 @@ final class CurlTransfer: @unchecked Sendable {
         connectionsGiven += 1
         if let earlier = connectionEnds { earlierConnectionEnds.append(earlier) }
         connectionEnds = ConnectionSockets.Endpoints(remoteAddress: remoteAddress, remotePort: remotePort, localPort: localPort)
+        givenKeptHTTP1Connection = connectionEnds.map { loop.connectionSockets.socketToCheck(reusing: $0) != nil } ?? false
         if let connectionEnds {
             loop.connectionReady(endpoints: connectionEnds)
             connectionGrant = loop.connectionGrants
@@ -408,22 +415,28 @@ final class CurlTransfer: @unchecked Sendable {
     }
 
     /// Whether the request, which libcurl has just ended with `result`, is to be sent again on another connection
-    /// (``ConnectionLossResend``): its connection was lost before a byte of an answer came (a kept one, or an HTTP/2
-    /// session that ended under it), and its body can be read again from its start, which this rewinds it to. Loop thread, before
+    /// (``ConnectionLossResend``): its connection was lost before a byte of an answer came (a send met the close of a
+    /// kept HTTP/1 connection, or a GOAWAY refused its stream), and its body can be read again from its start, which
+    /// this rewinds it to. Loop thread, before
     /// ``finished(result:loop:)``, with the handle still in the multi handle.
     func mayResend(after result: CURLcode) -> Bool {
         // Nothing to read of a transfer that ended well, or when sending again is off.
         guard result != CURLE_OK, options.resendsOnConnectionLoss, let easyHandle else { return false }
-        let easy = CurlEasy(unsafeRaw: easyHandle)
         let error = libcurlError(for: result)
+        let loss: ConnectionLossResend.Loss
+        if result == CURLE_HTTP2, errorBuffer.map({ $0[0] == 0 }) ?? true {
+            loss = .goawayRefusal
+        } else if result == CURLE_SEND_ERROR, error.code == .connectionLost {
+            loss = .sendMetClose
+        } else {
+            return false
+        }
         let timeIsUp = overdueDeadline.map { $0 <= ContinuousClock.now } ?? false
         let attempt = ConnectionLossResend.Attempt(
-            failure: error.code,
-            http2SessionEnded: result == CURLE_HTTP2,
-            connectionsOpened: easy.info(CURLINFO_NUM_CONNECTS),
-            headBytes: easy.info(CURLINFO_HEADER_SIZE),
+            loss: loss,
+            keptHTTP1Connection: givenKeptHTTP1Connection,
+            headBytes: CurlEasy(unsafeRaw: easyHandle).info(CURLINFO_HEADER_SIZE),
             bodyBytes: received,
-            hadConnection: connectionsGiven > 0,
             endedByCourier: abortError != nil || trustHook?.rejection != nil || context.control.isCancelled || timeIsUp
         )
         let decision = ConnectionLossResend.decide(attempt, enabled: options.resendsOnConnectionLoss, resentBefore: resends > 0)
@@ -432,7 +445,7 @@ final class CurlTransfer: @unchecked Sendable {
         if let handler = options.diagnostics {
             handler(TransportDiagnostic(
                 kind: .info,
-                text: "Courier: the connection was lost before any answer (\(error.message)); sending the request again on \(resendsOnNewConnection ? "a new connection" : "a live connection")",
+                text: "Courier: the connection was lost before any answer (\(error.message)); sending the request again on \(resendsOnNewConnection ? "a new connection" : "another connection")",
                 taskID: context.task.id, sessionID: context.task.sessionID
             ))
         }
@@ -444,7 +457,8 @@ final class CurlTransfer: @unchecked Sendable {
     /// read of it, and keeps the request's deadline, so the second attempt has what is left of the call's time.
     func prepareToResend() {
         resends += 1
-        _ = machine.leftToResend()
+        let left = machine.leftToResend()
+        assert(left, "a transfer sent again must be running, its head not handed over")
         if libcurlTimeoutMilliseconds > 0, requestDeadline == nil { requestDeadline = overdueDeadline }
         overdueDeadline = nil
         connectionEnds = nil
@@ -456,7 +470,8 @@ final class CurlTransfer: @unchecked Sendable {
         closeNotifyWatch = nil
         retiresConnection = false
         trailerBytes = 0
-        uploadNow = 0
+        uploadNow = 0   // reported again only past what was reported: progress never goes back
+        givenKeptHTTP1Connection = false
         pendingMetrics = nil
     }
 
@@ -539,7 +554,8 @@ final class CurlTransfer: @unchecked Sendable {
 
     /// Reports and hands over whatever the last pass produced. Outside every curl callback.
     func flush(loop: CurlMultiLoop) {
-        if uploadNow != reportedUpload, uploadNow > 0 {
+        // Only forward: a body libcurl or the transport sends again from its start counts up again from 0.
+        if uploadNow > reportedUpload, uploadNow > 0 {
             reportedUpload = uploadNow
             context.uploadProgress(TransferProgress(completed: uploadNow, total: uploadLength))
         }
