@@ -57,7 +57,8 @@ public final class CurlTransport: Transport, CallerExecutorTransport {
         /// Connections in all; 0 means no limit (`CURLMOPT_MAX_TOTAL_CONNECTIONS`).
         public var maximumTotalConnections = 0
         /// Whether the transport itself sends a request once more, on another connection, when its connection is
-        /// lost before a byte of the answer comes in one of the two ways where the server most likely never saw it:
+        /// lost before a byte of the answer comes in one of the two ways libcurl leaves to its caller, where the server
+        /// most likely did not process it:
         /// - its send met the close of an HTTP/1 connection kept from an earlier exchange, which the server had closed
         ///   or reset (a keep-alive timeout, a reload, a graceful shutdown) as the request went out;
         /// - an HTTP/2 GOAWAY refused its stream (RFC 9113 section 6.8: not processed, and safe to send again), on a
@@ -69,12 +70,14 @@ public final class CurlTransport: Transport, CallerExecutorTransport {
         /// attempt only (its events and metrics; a session's retry policy decides on what it does); once per call, on top
         /// of libcurl's own. A request is sent again whatever its method, when its body can be read again: none, bytes,
         /// a file or a form, or a streamed body libcurl had not begun to read. Any other lost connection (a reset met
-        /// reading, an HTTP/2 stream the server reset, a connection opened for the request) stays the caller's.
+        /// reading, an HTTP/2 stream the server reset, a send that failed on a connection opened for the request, or
+        /// over ``unixSocketPath``, whose connections have no ends to tell a kept one by) stays the caller's.
         /// ``CurlTransport/connectionLossResends`` counts them.
         ///
         /// True by default. Set false where a request must never reach a server twice: a server may have taken a
-        /// request and closed a kept connection without a byte of answer, and rarely a server breaking HTTP/2 ends its
-        /// session as a GOAWAY does. libcurl's own resend cannot be turned off.
+        /// request and closed a kept connection without a byte of answer, or answered it early (a 413 after the head)
+        /// and closed it with the body unread, the answer lost to the reset; and rarely a server breaking HTTP/2 ends
+        /// its session as a GOAWAY does. libcurl's own resend cannot be turned off.
         public var resendsOnConnectionLoss = true
         /// Decode gzip, deflate, br and zstd bodies and advertise them in `Accept-Encoding`.
         ///

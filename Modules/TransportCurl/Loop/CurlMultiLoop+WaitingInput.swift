@@ -12,7 +12,11 @@ extension CurlMultiLoop {
     /// connection with bytes waiting is shut down: libcurl's send then fails on it and, as for any reused connection
     /// found dead, libcurl closes it and sends the request again on a new connection (`Curl_retry_request`). A new
     /// connection is never in the table: its ends are matched only once an exchange on it has ended.
-    func connectionReady(endpoints: ConnectionSockets.Endpoints) {
+    ///
+    /// Returns whether the connection is an HTTP/1 connection kept from an earlier exchange (in the table), which a
+    /// request whose send then meets its close may be sent again for (``ConnectionLossResend``).
+    @discardableResult
+    func connectionReady(endpoints: ConnectionSockets.Endpoints) -> Bool {
         connectionGrants &+= 1
         if connectionSockets.isCondemned(endpoints) {
             // Given back to libcurl's pool before the exchange that condemned it was reported ended (the same pass):
@@ -21,9 +25,10 @@ extension CurlMultiLoop {
                 Self.discard(socket)
                 connectionSockets.retire(socket)
             }
-            return
+            return false
         }
-        guard let socket = connectionSockets.socketToCheck(reusing: endpoints), Self.hasWaitingInput(socket) else { return }
+        guard let socket = connectionSockets.socketToCheck(reusing: endpoints) else { return false }
+        guard Self.hasWaitingInput(socket) else { return true }
         Self.discard(socket)
         connectionSockets.retire(socket)
         // A server that sent one connection bytes nobody asked for may have done it to others (every HEAD answered
@@ -34,6 +39,7 @@ extension CurlMultiLoop {
             Self.discard(idle)
             connectionSockets.retire(idle)
         }
+        return true
     }
 
     /// A head on the connection with `endpoints` framed its body both by a transfer coding and by a length, or by a

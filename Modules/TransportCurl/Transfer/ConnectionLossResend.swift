@@ -17,8 +17,9 @@ import CourierCore
 ///   so it counts on a new connection as well.
 ///
 /// Every other lost connection stays the caller's (its retry policy's): a reset met reading, which libcurl already
-/// sent again when it could; an HTTP/2 stream the server reset, which it may have processed; a connection opened for
-/// the request, whose loss says something of the server now.
+/// sent again when it could; an HTTP/2 stream the server reset, which it may have processed; a send that failed on a
+/// connection opened for the request, which says something of the server now, or over a Unix socket, whose connections
+/// have no ends to tell a kept one by.
 enum ConnectionLossResend {
     /// What the transport does with a failed request.
     enum Decision: Equatable, Sendable {

@@ -59,10 +59,15 @@ final class CurlTransfer: @unchecked Sendable {
     /// How many times the transport sent the request again after its connection was lost before any answer
     /// (``mayResend(after:)``): at most once. Loop thread only.
     private var resends = 0
-    /// Whether the connection libcurl last gave the request is an HTTP/1 connection an earlier exchange ended on: looked
-    /// up as it was given (``onConnectionReady(remoteAddress:remotePort:localPort:)``), before the loop's reuse check
-    /// may retire its socket. Loop thread only.
+    /// Whether the connection libcurl last gave the request is an HTTP/1 connection an earlier exchange ended on, as the
+    /// loop's reuse check found it when the request was given it (``CurlMultiLoop/connectionReady(endpoints:)``). Loop
+    /// thread only.
     private var givenKeptHTTP1Connection = false
+    /// Whether libcurl's error buffer already held a message when libcurl gave the request its last connection: the
+    /// message of an attempt libcurl made before it sent the request again on that connection. libcurl 7.88 writes
+    /// the buffer once per transfer, at its first failure, so such a message says nothing of how the last attempt
+    /// failed. Loop thread only.
+    private var messageBeforeLastConnection = false
     /// Whether the request, sent again, must have a new connection: not one kept from an earlier exchange, which may
     /// be as gone as the one that failed (an HTTP/1 server that closed its idle connections at once).
     /// Loop thread only; read by ``CurlOptions/configureRequest(_:for:userData:)``.
@@ -344,11 +349,12 @@ final class CurlTransfer: @unchecked Sendable {
     /// again if libcurl then moves it to a new connection.
     func onConnectionReady(remoteAddress: UnsafePointer<CChar>?, remotePort: Int32, localPort: Int32) {
         connectionsGiven += 1
+        messageBeforeLastConnection = errorBuffer.map { $0[0] != 0 } ?? false
         if let earlier = connectionEnds { earlierConnectionEnds.append(earlier) }
         connectionEnds = ConnectionSockets.Endpoints(remoteAddress: remoteAddress, remotePort: remotePort, localPort: localPort)
-        givenKeptHTTP1Connection = connectionEnds.map { loop.connectionSockets.socketToCheck(reusing: $0) != nil } ?? false
+        givenKeptHTTP1Connection = false
         if let connectionEnds {
-            loop.connectionReady(endpoints: connectionEnds)
+            givenKeptHTTP1Connection = loop.connectionReady(endpoints: connectionEnds)
             connectionGrant = loop.connectionGrants
         }
     }
@@ -398,11 +404,13 @@ final class CurlTransfer: @unchecked Sendable {
     /// The typed error of libcurl's failure `result`, from its code, message and what the handle knows of it.
     /// Loop thread, while the transfer still has its handle.
     private func libcurlError(for result: CURLcode) -> TransportError {
-        let detail = CurlErrors.detail(
-            // Repaired, not refused, when not UTF-8: `strerror` speaks the locale's language and encoding, and an
-            // empty detail would read as libcurl saying nothing.
-            errorBuffer.map { String(cString: $0) } ?? "", of: result, socketErrno: socketOpenings?.failure ?? 0
-        )
+        // Repaired, not refused, when not UTF-8: `strerror` speaks the locale's language and encoding, and an empty
+        // detail would read as libcurl saying nothing.
+        let message = errorBuffer.map { String(cString: $0) } ?? ""
+        // An HTTP/2 failure whose message is an earlier attempt's is typed as the bare code it was (``isBareHTTP2Failure``);
+        // the message stays, as what happened first.
+        let earlier = result == CURLE_HTTP2 && messageBeforeLastConnection && !message.isEmpty
+        let detail = CurlErrors.detail(earlier ? "" : message, of: result, socketErrno: socketOpenings?.failure ?? 0)
         // What a SOCKS proxy said, which libcurl reports under one code whatever it was.
         let proxyError = result == CURLE_PROXY
             ? easyHandle.flatMap { CurlEasy(unsafeRaw: $0).info(CURLINFO_PROXY_ERROR) } ?? 0
@@ -411,7 +419,17 @@ final class CurlTransfer: @unchecked Sendable {
         let osErrno = result == CURLE_SEND_ERROR
             ? easyHandle.flatMap { CurlEasy(unsafeRaw: $0).info(CURLINFO_OS_ERRNO) } ?? 0
             : 0
-        return CurlErrors.transportError(for: result, detail: detail, proxyError: proxyError, osErrno: osErrno)
+        var error = CurlErrors.transportError(for: result, detail: detail, proxyError: proxyError, osErrno: osErrno)
+        if earlier { error.message += " (before it, on an earlier connection: \(message))" }
+        return error
+    }
+
+    /// Whether libcurl failed the request with `CURLE_HTTP2` and no message of its own for the last attempt: its
+    /// buffer empty, or holding an earlier attempt's message (``messageBeforeLastConnection``). libcurl 7.88's way of
+    /// saying that the HTTP/2 session ended under the stream, most often by a GOAWAY that refused it.
+    private func isBareHTTP2Failure(_ result: CURLcode) -> Bool {
+        guard result == CURLE_HTTP2, let errorBuffer else { return false }
+        return errorBuffer[0] == 0 || messageBeforeLastConnection
     }
 
     /// Whether the request, which libcurl has just ended with `result`, is to be sent again on another connection
@@ -421,10 +439,11 @@ final class CurlTransfer: @unchecked Sendable {
     /// ``finished(result:loop:)``, with the handle still in the multi handle.
     func mayResend(after result: CURLcode) -> Bool {
         // Nothing to read of a transfer that ended well, or when sending again is off.
-        guard result != CURLE_OK, options.resendsOnConnectionLoss, let easyHandle else { return false }
+        // Only the two losses libcurl leaves to its caller; nothing to read of any other ending.
+        guard result == CURLE_HTTP2 || result == CURLE_SEND_ERROR, options.resendsOnConnectionLoss, let easyHandle else { return false }
         let error = libcurlError(for: result)
         let loss: ConnectionLossResend.Loss
-        if result == CURLE_HTTP2, errorBuffer.map({ $0[0] == 0 }) ?? true {
+        if isBareHTTP2Failure(result) {
             loss = .goawayRefusal
         } else if result == CURLE_SEND_ERROR, error.code == .connectionLost {
             loss = .sendMetClose
