@@ -435,10 +435,8 @@ final class CurlTransfer: @unchecked Sendable {
     /// Whether the request, which libcurl has just ended with `result`, is to be sent again on another connection
     /// (``ConnectionLossResend``): its connection was lost before a byte of an answer came (a send met the close of a
     /// kept HTTP/1 connection, or a GOAWAY refused its stream), and its body can be read again from its start, which
-    /// this rewinds it to. Loop thread, before
-    /// ``finished(result:loop:)``, with the handle still in the multi handle.
+    /// this rewinds it to. Loop thread, before ``finished(result:loop:)``, with the handle still in the multi handle.
     func mayResend(after result: CURLcode) -> Bool {
-        // Nothing to read of a transfer that ended well, or when sending again is off.
         // Only the two losses libcurl leaves to its caller; nothing to read of any other ending.
         guard result == CURLE_HTTP2 || result == CURLE_SEND_ERROR, options.resendsOnConnectionLoss, let easyHandle else { return false }
         let error = libcurlError(for: result)
