@@ -437,8 +437,9 @@ final class CurlTransfer: @unchecked Sendable {
     /// kept HTTP/1 connection, or a GOAWAY refused its stream), and its body can be read again from its start, which
     /// this rewinds it to. Loop thread, before ``finished(result:loop:)``, with the handle still in the multi handle.
     func mayResend(after result: CURLcode) -> Bool {
-        // Only the two losses libcurl leaves to its caller; nothing to read of any other ending.
-        guard result == CURLE_HTTP2 || result == CURLE_SEND_ERROR, options.resendsOnConnectionLoss, let easyHandle else { return false }
+        // Only the two losses libcurl leaves to its caller; nothing to read of any other ending. (Whether sending again
+        // is on is the rule's to say.)
+        guard result == CURLE_HTTP2 || result == CURLE_SEND_ERROR, let easyHandle else { return false }
         let error = libcurlError(for: result)
         let loss: ConnectionLossResend.Loss
         if isBareHTTP2Failure(result) {
