@@ -92,20 +92,17 @@ public final class CookieJar: Sendable {
         guard let origin = CookieOrigin(scheme: request.scheme, authority: request.authority, path: request.path) else { return nil }
         let cookies = store.withLock { $0.cookies(for: origin, now: now) }
         var value = own
-        var length = own.utf8.count
-        var added = false
         for cookie in cookies {
             let pair = cookie.pair
-            let separator = length == 0 ? 0 : 2
+            let separator = value.isEmpty ? 0 : 2
             // A cookie that does not fit is skipped, not the end: a later, smaller one (a session's id behind a
             // large one set for the whole site) may still fit.
-            guard length + separator + pair.utf8.count <= maximumHeaderLength else { continue }
+            guard value.utf8.count + separator + pair.utf8.count <= maximumHeaderLength else { continue }
             if separator > 0 { value += "; " }
             value += pair
-            length += separator + pair.utf8.count
-            added = true
         }
-        return added ? value : nil
+        // `+=` only appends, so a longer value is one the jar added to.
+        return value.utf8.count > own.utf8.count ? value : nil
     }
 
     /// Drops every cookie.
