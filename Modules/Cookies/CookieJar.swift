@@ -94,6 +94,9 @@ public final class CookieJar: Sendable {
         var value = own
         for cookie in cookies {
             let pair = cookie.pair
+            // A cookie with neither name nor value (one a jar was given: `Set-Cookie` never stores it) adds nothing,
+            // not an empty header or a dangling "; ".
+            guard !pair.isEmpty else { continue }
             let separator = value.isEmpty ? 0 : 2
             // A cookie that does not fit is skipped, not the end: a later, smaller one (a session's id behind a
             // large one set for the whole site) may still fit.

@@ -109,6 +109,19 @@ import Testing
         #expect(jar.cookieHeader(for: HTTPRequest(method: .get, scheme: "http", authority: "api.shop.test", path: "/")) == "theme=dark")
     }
 
+    /// A cookie with neither name nor value, which only a jar built from cookies or a cookie file can hold, adds
+    /// nothing to the header: no empty `Cookie` field, no "; " after the request's own value.
+    @Test func aCookieWithNeitherNameNorValueAddsNothing() {
+        let empty = Cookie(name: "", value: "", domain: "shop.test")
+        let jar = CookieJar(cookies: [empty], publicSuffixes: PublicSuffixList(suffixes: ["test"]))
+        let request = HTTPRequest(method: .get, scheme: "http", authority: "shop.test", path: "/")
+        #expect(jar.cookieHeader(for: request) == nil)
+        #expect(jar.cookieHeader(for: request, after: "own=1") == nil)
+        let withOther = CookieJar(cookies: [empty, Cookie(name: "sid", value: "abc", domain: "shop.test")],
+                                  publicSuffixes: PublicSuffixList(suffixes: ["test"]))
+        #expect(withOther.cookieHeader(for: request, after: "own=1") == "own=1; sid=abc")
+    }
+
     /// A host of a site sets ten 3 KB cookies for the whole site (a cookie bomb): a request to the site carries
     /// what fits in 8,182 bytes, the most specific first, and a small cookie behind the large ones still goes.
     /// A request's own `Cookie` value counts, and is kept whole however long.
