@@ -3,7 +3,9 @@
 
 One table per benchmark of bench.sh, each between its own markers in the file:
 - clients (`<!-- bench:start -->` … `<!-- bench:end -->`): each (client, workload, concurrency)
-  keeps the median of its rounds; ratios are to the raw libcurl client of the same run.
+  keeps the median of its rounds; ratios are to the raw libcurl client of the same run. The busiest
+  thread's processor time per request sits beside the client's: where it nears the wall time per request,
+  that one thread (libcurl's or an event loop's) caps the rate.
 - multipart (`<!-- bench-multipart:start -->` … `<!-- bench-multipart:end -->`): the 1 GiB
   multipart upload, Courier against the curl command-line tool's -F; medians of the rounds, ratios
   to curl.
@@ -107,6 +109,10 @@ def clients_table(rows, errors):
             "rps": requests / seconds if seconds else 0,
             "mbps": median(runs, "bytes") / seconds / 1e6 if seconds else 0,
             "cpu_us": median(runs, "cpu_seconds") / requests * 1e6,
+            # The busiest thread's share: a client whose work is serial (one thread runs libcurl or an event loop) is
+            # capped by that thread before the machine's cores. Absent from runs recorded before the field existed.
+            "busiest_us": (median(runs, "busiest_thread_seconds") / requests * 1e6
+                           if all("busiest_thread_seconds" in r for r in runs) else None),
             "rss_mib": median(runs, "max_rss_kib") / 1024,
             # nginx's own count (stub_status accepts during the run) when bench.sh read it; the
             # client's report otherwise. Every round's count, so a varying one shows.
@@ -120,8 +126,9 @@ def clients_table(rows, errors):
             scenarios.append(name)
 
     out = []
-    out.append("| scenario | client | req/s | MB/s | client CPU µs/req | peak RSS MiB | TCP connections (nginx) | vs raw libcurl |")
-    out.append("|---|---|---:|---:|---:|---:|---:|---:|")
+    out.append("| scenario | client | req/s | MB/s | client CPU µs/req | busiest thread µs/req | peak RSS MiB "
+               "| TCP connections (nginx) | vs raw libcurl |")
+    out.append("|---|---|---:|---:|---:|---:|---:|---:|---:|")
     for name in scenarios:
         base = figures.get((name, "raw-libcurl"))
         for client in ORDER:
@@ -136,8 +143,9 @@ def clients_table(rows, errors):
             note = f"{ratio:.2f}×" + (f" (CPU {cpu_ratio:.2f}×)" if small else "")
             if f["failures"]:
                 note += f", {f['failures']} failed"
+            busiest = "n/a" if f["busiest_us"] is None else f"{f['busiest_us']:.1f}"
             out.append(f"| {name} | {NAMES.get(client, client)} | {f['rps']:.0f} | {f['mbps']:.1f} | "
-                       f"{f['cpu_us']:.1f} | {f['rss_mib']:.1f} | {connections} | {note} |")
+                       f"{f['cpu_us']:.1f} | {busiest} | {f['rss_mib']:.1f} | {connections} | {note} |")
     out += failures(errors)
     return header("medians of the rounds; client and nginx share the machine") + "\n" + "\n".join(out)
 

@@ -81,8 +81,12 @@ private func runWorkers(count: Int, workers: Int, _ operation: @escaping @Sendab
     }
 }
 
-/// Prints the run's figures as one JSON line, the format Scripts/bench.sh reads.
-public func report(client: String, workload: Workload, seconds: Double, bytes: Int64, connections: Int?, failures: Int) {
+/// Prints the run's figures as one JSON line, the format Scripts/bench.sh reads. `busiestThread` is
+/// ``busiestThreadSeconds()`` taken before the client's threads were shut down; measured now when nil.
+public func report(
+    client: String, workload: Workload, seconds: Double, bytes: Int64, connections: Int?, failures: Int, busiestThread: Double? = nil
+) {
+    let busiest = busiestThread ?? busiestThreadSeconds()
     var usage = rusage()
     getrusage(RUSAGE_SELF.rawValue, &usage)
     // User and system time apart too: which side of the kernel a client's cost is on.
@@ -90,7 +94,26 @@ public func report(client: String, workload: Workload, seconds: Double, bytes: I
     let system = Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) / 1e6
     let cpu = user + system
     let connectionsText = connections.map(String.init) ?? "null"
-    print(#"{"client":"\#(client)","workload":"\#(workload.kind.rawValue)","concurrency":\#(workload.concurrency),"requests":\#(workload.requests),"failures":\#(failures),"seconds":\#(String(format: "%.6f", seconds)),"cpu_seconds":\#(String(format: "%.6f", cpu)),"user_seconds":\#(String(format: "%.6f", user)),"system_seconds":\#(String(format: "%.6f", system)),"max_rss_kib":\#(usage.ru_maxrss),"threads":\#(threadCount()),"bytes":\#(bytes),"connections":\#(connectionsText)}"#)
+    print(#"{"client":"\#(client)","workload":"\#(workload.kind.rawValue)","concurrency":\#(workload.concurrency),"requests":\#(workload.requests),"failures":\#(failures),"seconds":\#(String(format: "%.6f", seconds)),"cpu_seconds":\#(String(format: "%.6f", cpu)),"user_seconds":\#(String(format: "%.6f", user)),"system_seconds":\#(String(format: "%.6f", system)),"busiest_thread_seconds":\#(String(format: "%.6f", busiest)),"max_rss_kib":\#(usage.ru_maxrss),"threads":\#(threadCount()),"bytes":\#(bytes),"connections":\#(connectionsText)}"#)
+}
+
+/// The processor time of the process's busiest live thread, in seconds: where a client's work is serial (one
+/// thread runs libcurl or an event loop), that thread caps its rate before the machine's cores do, and this
+/// shows how close it came. Each thread's clock is read with the clock id Linux gives a thread of this process
+/// (`pthread_getcpuclockid` makes the same from a thread's id: the id's complement shifted by 3, with
+/// `CPUCLOCK_SCHED` and the per-thread flag), to the nanosecond, where /proc's tick counts have 10 ms steps.
+/// Threads that already ended are not counted.
+public func busiestThreadSeconds() -> Double {
+    guard let tasks = try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task") else { return 0 }
+    var busiest = 0.0
+    for name in tasks {
+        guard let thread = Int32(name) else { continue }
+        var time = timespec()
+        let clock = clockid_t((~thread) << 3 | 6)
+        guard clock_gettime(clock, &time) == 0 else { continue }
+        busiest = max(busiest, Double(time.tv_sec) + Double(time.tv_nsec) / 1e9)
+    }
+    return busiest
 }
 
 /// The process's threads now (`Threads:` of /proc/self/status); -1 when it cannot be read.

@@ -57,5 +57,10 @@ do {
     try? await client.shutdown().get()
     exit(1)
 }
+// Before the shutdown, which may end the event loops' threads.
+let busiest = busiestThreadSeconds()
 try await client.shutdown().get()
-report(client: "async-http-client", workload: workload, seconds: now() - start, bytes: counter.bytes, connections: nil, failures: counter.failures)
+report(
+    client: "async-http-client", workload: workload, seconds: now() - start, bytes: counter.bytes, connections: nil,
+    failures: counter.failures, busiestThread: busiest
+)

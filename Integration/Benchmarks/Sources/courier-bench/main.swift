@@ -29,6 +29,10 @@ if let microseconds = ProcessInfo.processInfo.environment["COURIER_BENCH_IDLE_PO
 if let microseconds = ProcessInfo.processInfo.environment["COURIER_BENCH_COALESCING_US"].flatMap(Int.init) {
     configuration.completionCoalescing = .microseconds(microseconds)
 }
+// For measuring what curl's receive buffer costs small calls (Scripts/bench.sh leaves the default).
+if let bytes = ProcessInfo.processInfo.environment["COURIER_BENCH_RECEIVE_BUFFER"].flatMap(Int.init) {
+    configuration.receiveBufferSize = bytes
+}
 let transport = try CurlTransport(configuration: configuration)
 let observation = Observation.fromEnvironment
 var sessionConfiguration = SessionConfiguration(timeouts: Timeouts(request: .seconds(600)), maximumResponseBodySize: 2 << 30)
