@@ -109,8 +109,9 @@ def clients_table(rows, errors):
             "rps": requests / seconds if seconds else 0,
             "mbps": median(runs, "bytes") / seconds / 1e6 if seconds else 0,
             "cpu_us": median(runs, "cpu_seconds") / requests * 1e6,
-            # The busiest thread's share: a client whose work is serial (one thread runs libcurl or an event loop) is
-            # capped by that thread before the machine's cores. Absent from runs recorded before the field existed.
+            # The busiest thread's processor time per request: a client whose work is serial (one thread runs libcurl
+            # or an event loop) is capped by that thread before the machine's cores. Absent from runs recorded before
+            # the field existed.
             "busiest_us": (median(runs, "busiest_thread_seconds") / requests * 1e6
                            if all("busiest_thread_seconds" in r for r in runs) else None),
             "rss_mib": median(runs, "max_rss_kib") / 1024,

@@ -57,7 +57,8 @@ do {
     try? await client.shutdown().get()
     exit(1)
 }
-// Before the shutdown, which may end the event loops' threads.
+// Read before the client shuts down: the singleton event loop group outlives it, but a group of the client's own would
+// end its threads there, and their time would no longer be found.
 let busiest = busiestThreadSeconds()
 try await client.shutdown().get()
 report(
