@@ -81,12 +81,10 @@ private func runWorkers(count: Int, workers: Int, _ operation: @escaping @Sendab
     }
 }
 
-/// Prints the run's figures as one JSON line, the format Scripts/bench.sh reads. `busiestThread` is
-/// ``busiestThreadSeconds()`` taken before the client's threads were shut down; measured now when nil.
-public func report(
-    client: String, workload: Workload, seconds: Double, bytes: Int64, connections: Int?, failures: Int, busiestThread: Double? = nil
-) {
-    let busiest = busiestThread ?? busiestThreadSeconds()
+/// Prints the run's figures as one JSON line, the format Scripts/bench.sh reads. Call it while the client's threads
+/// still run: the busiest thread is found among the live ones (``busiestThreadSeconds()``).
+public func report(client: String, workload: Workload, seconds: Double, bytes: Int64, connections: Int?, failures: Int) {
+    let busiest = busiestThreadSeconds()
     var usage = rusage()
     getrusage(RUSAGE_SELF.rawValue, &usage)
     // User and system time apart too: which side of the kernel a client's cost is on.
