@@ -6,9 +6,13 @@ import HTTPTypes
 import Testing
 
 @Suite("Multipart items")
-struct MultipartPlanTests {
+final class MultipartPlanTests {
+    /// The test's files: each test has an instance of its own, and the folder goes with it (every run left one behind).
+    private let directory = FileManager.default.temporaryDirectory.appending(path: "courier-cli-\(UUID().uuidString)")
+
+    deinit { try? FileManager.default.removeItem(at: directory) }
+
     private func temporaryFile(_ name: String, _ content: String) throws -> String {
-        let directory = FileManager.default.temporaryDirectory.appending(path: "courier-cli-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let url = directory.appending(path: name)
         try Data(content.utf8).write(to: url)
