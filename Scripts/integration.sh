@@ -18,7 +18,7 @@ sanitize=()
 if [ "${1:-}" = "--tsan" ]; then
     shift
     sanitize=(--sanitize=thread --scratch-path .build-tsan)
-    reports="$(sanitizer_reports_dir)"
+    reports="$(crash_reports_dir)"
     export TSAN_OPTIONS="halt_on_error=1 log_path=$reports/report ${TSAN_OPTIONS:-}"
     # Suites that move many megabytes (the decoding matrix) use smaller bodies under the sanitizer.
     export COURIER_SANITIZER=thread
@@ -26,7 +26,7 @@ elif [ "${1:-}" = "--asan" ]; then
     shift
     sanitize=(--sanitize=address --scratch-path .build-asan)
     # Leak detection on; only the named third-party leaks of lsan-suppressions.txt are forgiven.
-    reports="$(sanitizer_reports_dir)"
+    reports="$(crash_reports_dir)"
     export ASAN_OPTIONS="detect_leaks=1:log_path=$reports/report:${ASAN_OPTIONS:-}"
     export LSAN_OPTIONS="suppressions=$COURIER_ROOT/Scripts/lib/lsan-suppressions.txt:print_suppressions=0:${LSAN_OPTIONS:-}"
     export COURIER_SANITIZER=address
@@ -37,10 +37,16 @@ log "building the integration tests ${sanitize[*]}"
 build_without_warnings --build-tests "${sanitize[@]}"
 log "integration tests ${sanitize[*]}"
 # Under a sanitizer a crash is reported by the sanitizer, at once; the runtime's backtracer would only hold it.
-[ ${#sanitize[@]} -eq 0 ] || export SWIFT_BACKTRACE="${SWIFT_BACKTRACE:-enable=no}"
+# Without one, a crash's backtrace goes to a file (Scripts/lib/common.sh says why).
+if [ ${#sanitize[@]} -eq 0 ]; then
+    reports="$(crash_reports_dir)"
+    export SWIFT_BACKTRACE="$(crash_backtraces_to "$reports")"
+else
+    export SWIFT_BACKTRACE="${SWIFT_BACKTRACE:-enable=no}"
+fi
 status=0
 swift test --skip-build "${sanitize[@]}" "$@" || status=$?
 # A report fails the run even if the runner's exit status were to hide it (a leak found at exit), and is shown
-# whichever process wrote it: the test process or an exit test's child (Scripts/lib/common.sh).
-if [ -n "$reports" ]; then show_sanitizer_reports "$reports" || status=1; fi
+# whichever process wrote it: the test process or an exit test's child.
+show_crash_reports "$reports" || status=1
 exit "$status"

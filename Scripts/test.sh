@@ -23,7 +23,13 @@ build_without_warnings --build-tests
 NETNS_SUITE=CourierReachabilityNamespaceTests
 
 log "unit tests"
-swift test --skip-build --skip "$NETNS_SUITE"
+# Reports go to files, shown once the run ends, so that an exit test's child's are seen (Scripts/lib/common.sh): here a
+# crash's backtrace, below what the sanitizers find.
+reports="$(crash_reports_dir)"
+status=0
+SWIFT_BACKTRACE="$(crash_backtraces_to "$reports")" swift test --skip-build --skip "$NETNS_SUITE" || status=$?
+show_crash_reports "$reports" || status=1
+[ "$status" = 0 ] || die "the unit tests failed (above)"
 
 log "linkage"
 Scripts/linkage-test.sh
@@ -33,22 +39,21 @@ log "unit tests under ThreadSanitizer"
 # COURIER_SANITIZER=thread: the XML streaming tests use small documents and do not bound resident
 # memory (ThreadSanitizer's shadow memory makes the bound meaningless, and parsing 64 MB under it
 # would slow every suite).
-# Reports go to files, shown once the run ends, so that an exit test's child's are seen (Scripts/lib/common.sh).
-reports="$(sanitizer_reports_dir)"
+reports="$(crash_reports_dir)"
 status=0
 COURIER_SANITIZER=thread TSAN_OPTIONS="halt_on_error=1 log_path=$reports/report ${TSAN_OPTIONS:-}" \
     swift test --sanitize=thread --scratch-path .build-tsan --skip "$NETNS_SUITE" || status=$?
-show_sanitizer_reports "$reports" || status=1
+show_crash_reports "$reports" || status=1
 [ "$status" = 0 ] || die "the unit tests failed under ThreadSanitizer (above)"
 
 log "unit tests under AddressSanitizer and LeakSanitizer"
 # Leaks fail the run; only the named third-party leaks of lsan-suppressions.txt are forgiven.
-reports="$(sanitizer_reports_dir)"
+reports="$(crash_reports_dir)"
 status=0
 COURIER_SANITIZER=address SWIFT_BACKTRACE=enable=no ASAN_OPTIONS="detect_leaks=1:log_path=$reports/report:${ASAN_OPTIONS:-}" \
     LSAN_OPTIONS="suppressions=$COURIER_ROOT/Scripts/lib/lsan-suppressions.txt:print_suppressions=0:${LSAN_OPTIONS:-}" \
     swift test --sanitize=address --scratch-path .build-asan --skip "$NETNS_SUITE" || status=$?
-show_sanitizer_reports "$reports" || status=1
+show_crash_reports "$reports" || status=1
 [ "$status" = 0 ] || die "the unit tests failed under AddressSanitizer or LeakSanitizer (above)"
 
 log "fuzzing every target for a bounded time (Scripts/fuzz.sh)"

@@ -84,24 +84,33 @@ build_without_warnings() {
     rm -f "$log_file"
 }
 
-# Sanitizer reports as files, for the suites with exit tests. swift-testing sends an exit test's child's standard
-# error to /dev/null, so a report written there was lost, and the child's status alone (1 under AddressSanitizer
-# and LeakSanitizer, 66 under ThreadSanitizer) said nothing of why: a clean-clone CI run at 651966c failed
-# PausedStreamTests' exit test with ".exitCode(1)" and no more (it was a leak report at the child's exit).
-# `sanitizer_reports_dir` makes a folder and prints its path; give the sanitizer "log_path=$dir/report" and every
-# instrumented process writes what it has to say to report.<pid> there (the test process too, instead of its
-# standard error). `show_sanitizer_reports DIR` prints every file, removes the folder, and fails when one holds an
-# error report (a warning that reports nothing, such as ASan's about a stack switch, is shown but does not fail).
-sanitizer_reports_dir() { mktemp -d "${TMPDIR:-/tmp}/courier-sanitizer.XXXXXX"; }
-show_sanitizer_reports() {
+# Crash and sanitizer reports as files, for the suites with exit tests. swift-testing sends an exit test's child's
+# standard error to /dev/null, so a report written there was lost, and the child's status alone (a signal; 1 under
+# AddressSanitizer and LeakSanitizer, 66 under ThreadSanitizer) said nothing of why: a clean-clone CI run at 651966c
+# failed PausedStreamTests' exit test with ".exitCode(1)" and no more (it was a leak report at the child's exit).
+# `crash_reports_dir` makes a folder and prints its path. Give a sanitizer "log_path=$dir/report", and every
+# instrumented process writes what it has to say to report.<pid> there (the test process too, instead of its standard
+# error); give Swift's backtracer "output-to=$dir" (crash_backtraces_to), and a crashing process writes its backtrace
+# to a file of its own there. `show_crash_reports DIR` prints every file, removes the folder, and fails when one is a
+# backtrace or holds a sanitizer's error report (a warning that reports nothing, such as ASan's about a stack switch,
+# is shown but does not fail). No test expects a crash.
+crash_reports_dir() { mktemp -d "${TMPDIR:-/tmp}/courier-crashes.XXXXXX"; }
+crash_backtraces_to() { echo "enable=yes,interactive=no,output-to=$1"; }
+show_crash_reports() {
     local dir="$1" file errors=0
-    for file in "$dir"/report.*; do
+    for file in "$dir"/*; do
         [ -e "$file" ] || continue
-        printf '\n--- what the sanitizer wrote in process %s ---\n' "${file##*.}" >&2
+        case "$(basename "$file")" in
+            report.*)
+                printf '\n--- what the sanitizer wrote in process %s ---\n' "${file##*.}" >&2
+                if grep -qE '(ERROR|WARNING): [A-Za-z]+Sanitizer:|^SUMMARY: [A-Za-z]+Sanitizer' "$file"; then errors=1; fi ;;
+            *)
+                printf '\n--- a crash: %s ---\n' "$(basename "$file")" >&2
+                errors=1 ;;
+        esac
         cat "$file" >&2
-        if grep -qE '(ERROR|WARNING): [A-Za-z]+Sanitizer:|^SUMMARY: [A-Za-z]+Sanitizer' "$file"; then errors=1; fi
     done
     rm -rf "$dir"
-    if [ "$errors" = 1 ]; then echo "error: a sanitizer reported a problem (above)" >&2; return 1; fi
+    if [ "$errors" = 1 ]; then echo "error: a process crashed or a sanitizer reported a problem (above)" >&2; return 1; fi
     return 0
 }
