@@ -10,8 +10,9 @@ ensure_swift
 Scripts/bootstrap.sh
 
 start_servers_unless_running
+# An interrupted run (a CI time limit) still shows what the crash folder holds.
 reports=""
-trap 'stop_started_servers; rm -rf "${reports:-/nonexistent}"' EXIT
+trap 'stop_started_servers; [ -z "$reports" ] || show_crash_reports "$reports" || true' EXIT
 eval "$(Scripts/servers.sh env)"
 
 sanitize=()
@@ -19,7 +20,7 @@ if [ "${1:-}" = "--tsan" ]; then
     shift
     sanitize=(--sanitize=thread --scratch-path .build-tsan)
     reports="$(crash_reports_dir)"
-    export TSAN_OPTIONS="halt_on_error=1 log_path=$reports/report ${TSAN_OPTIONS:-}"
+    export TSAN_OPTIONS="halt_on_error=1:$SANITIZER_CRASH_OPTIONS:log_path=$reports/report ${TSAN_OPTIONS:-}"
     # Suites that move many megabytes (the decoding matrix) use smaller bodies under the sanitizer.
     export COURIER_SANITIZER=thread
 elif [ "${1:-}" = "--asan" ]; then
@@ -27,7 +28,7 @@ elif [ "${1:-}" = "--asan" ]; then
     sanitize=(--sanitize=address --scratch-path .build-asan)
     # Leak detection on; only the named third-party leaks of lsan-suppressions.txt are forgiven.
     reports="$(crash_reports_dir)"
-    export ASAN_OPTIONS="detect_leaks=1:log_path=$reports/report:${ASAN_OPTIONS:-}"
+    export ASAN_OPTIONS="detect_leaks=1:$SANITIZER_CRASH_OPTIONS:log_path=$reports/report:${ASAN_OPTIONS:-}"
     export LSAN_OPTIONS="suppressions=$COURIER_ROOT/Scripts/lib/lsan-suppressions.txt:print_suppressions=0:${LSAN_OPTIONS:-}"
     export COURIER_SANITIZER=address
 fi
@@ -36,8 +37,8 @@ cd Integration
 log "building the integration tests ${sanitize[*]}"
 build_without_warnings --build-tests "${sanitize[@]}"
 log "integration tests ${sanitize[*]}"
-# Under a sanitizer a crash is reported by the sanitizer, at once; the runtime's backtracer would only hold it.
-# Without one, a crash's backtrace goes to a file (Scripts/lib/common.sh says why).
+# Under a sanitizer a crash is the sanitizer's to report (its options above), and the runtime's backtracer would only
+# hold it; without one, a crash's backtrace goes to a file (Scripts/lib/common.sh says why).
 if [ ${#sanitize[@]} -eq 0 ]; then
     reports="$(crash_reports_dir)"
     export SWIFT_BACKTRACE="$(crash_backtraces_to "$reports")"

@@ -8,6 +8,9 @@
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
 cd "$COURIER_ROOT"
+# An interrupted run still shows what the crash folder of the suite it stopped in holds (Scripts/lib/common.sh).
+reports=""
+trap '[ -z "$reports" ] || show_crash_reports "$reports" || true' EXIT
 
 ensure_swift
 # System libraries, test servers and their Python packages.
@@ -41,7 +44,7 @@ log "unit tests under ThreadSanitizer"
 # would slow every suite).
 reports="$(crash_reports_dir)"
 status=0
-COURIER_SANITIZER=thread TSAN_OPTIONS="halt_on_error=1 log_path=$reports/report ${TSAN_OPTIONS:-}" \
+COURIER_SANITIZER=thread SWIFT_BACKTRACE=enable=no TSAN_OPTIONS="halt_on_error=1:$SANITIZER_CRASH_OPTIONS:log_path=$reports/report ${TSAN_OPTIONS:-}" \
     swift test --sanitize=thread --scratch-path .build-tsan --skip "$NETNS_SUITE" || status=$?
 show_crash_reports "$reports" || status=1
 [ "$status" = 0 ] || die "the unit tests failed under ThreadSanitizer (above)"
@@ -50,7 +53,7 @@ log "unit tests under AddressSanitizer and LeakSanitizer"
 # Leaks fail the run; only the named third-party leaks of lsan-suppressions.txt are forgiven.
 reports="$(crash_reports_dir)"
 status=0
-COURIER_SANITIZER=address SWIFT_BACKTRACE=enable=no ASAN_OPTIONS="detect_leaks=1:log_path=$reports/report:${ASAN_OPTIONS:-}" \
+COURIER_SANITIZER=address SWIFT_BACKTRACE=enable=no ASAN_OPTIONS="detect_leaks=1:$SANITIZER_CRASH_OPTIONS:log_path=$reports/report:${ASAN_OPTIONS:-}" \
     LSAN_OPTIONS="suppressions=$COURIER_ROOT/Scripts/lib/lsan-suppressions.txt:print_suppressions=0:${LSAN_OPTIONS:-}" \
     swift test --sanitize=address --scratch-path .build-asan --skip "$NETNS_SUITE" || status=$?
 show_crash_reports "$reports" || status=1
@@ -63,7 +66,7 @@ Scripts/fuzz.sh --seconds "${COURIER_FUZZ_SECONDS:-15}" --seed 1
 
 log "integration tests (real servers on 127.0.0.1)"
 Scripts/servers.sh start
-trap 'Scripts/servers.sh stop >/dev/null 2>&1 || true' EXIT
+trap 'Scripts/servers.sh stop >/dev/null 2>&1 || true; [ -z "$reports" ] || show_crash_reports "$reports" || true' EXIT
 Scripts/integration.sh
 
 log "calls whose host name never resolves: a timeout or a cancellation frees the transport at once"
