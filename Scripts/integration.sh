@@ -10,44 +10,30 @@ ensure_swift
 Scripts/bootstrap.sh
 
 start_servers_unless_running
-# An interrupted run (a CI time limit) still shows what the crash folder holds.
-reports=""
-trap 'stop_started_servers; [ -z "$reports" ] || show_crash_reports "$reports" || true' EXIT
+# An interrupted run (a CI time limit) still shows what the crash folder holds (Scripts/lib/common.sh).
+trap 'stop_started_servers; show_crash_reports || true' EXIT
 eval "$(Scripts/servers.sh env)"
 
+# Under a sanitizer, suites that move many megabytes (the decoding matrix) use smaller bodies (COURIER_SANITIZER, set
+# by run_keeping_crash_reports with the sanitizer's options).
+mode=plain
 sanitize=()
 if [ "${1:-}" = "--tsan" ]; then
     shift
+    mode=thread
     sanitize=(--sanitize=thread --scratch-path .build-tsan)
-    reports="$(crash_reports_dir)"
-    export TSAN_OPTIONS="halt_on_error=1:$SANITIZER_CRASH_OPTIONS:log_path=$reports/report ${TSAN_OPTIONS:-}"
-    # Suites that move many megabytes (the decoding matrix) use smaller bodies under the sanitizer.
-    export COURIER_SANITIZER=thread
 elif [ "${1:-}" = "--asan" ]; then
     shift
+    mode=address
     sanitize=(--sanitize=address --scratch-path .build-asan)
-    # Leak detection on; only the named third-party leaks of lsan-suppressions.txt are forgiven.
-    reports="$(crash_reports_dir)"
-    export ASAN_OPTIONS="detect_leaks=1:$SANITIZER_CRASH_OPTIONS:log_path=$reports/report:${ASAN_OPTIONS:-}"
-    export LSAN_OPTIONS="suppressions=$COURIER_ROOT/Scripts/lib/lsan-suppressions.txt:print_suppressions=0:${LSAN_OPTIONS:-}"
-    export COURIER_SANITIZER=address
 fi
 
 cd Integration
 log "building the integration tests ${sanitize[*]}"
 build_without_warnings --build-tests "${sanitize[@]}"
 log "integration tests ${sanitize[*]}"
-# Under a sanitizer a crash is the sanitizer's to report (its options above), and the runtime's backtracer would only
-# hold it; without one, a crash's backtrace goes to a file (Scripts/lib/common.sh says why).
-if [ ${#sanitize[@]} -eq 0 ]; then
-    reports="$(crash_reports_dir)"
-    export SWIFT_BACKTRACE="$(crash_backtraces_to "$reports")"
-else
-    export SWIFT_BACKTRACE="${SWIFT_BACKTRACE:-enable=no}"
-fi
-status=0
-swift test --skip-build "${sanitize[@]}" "$@" || status=$?
 # A report fails the run even if the runner's exit status were to hide it (a leak found at exit), and is shown
 # whichever process wrote it: the test process or an exit test's child.
-show_crash_reports "$reports" || status=1
+status=0
+run_keeping_crash_reports "$mode" swift test --skip-build "${sanitize[@]}" "$@" || status=$?
 exit "$status"

@@ -9,8 +9,7 @@ set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
 cd "$COURIER_ROOT"
 # An interrupted run still shows what the crash folder of the suite it stopped in holds (Scripts/lib/common.sh).
-reports=""
-trap '[ -z "$reports" ] || show_crash_reports "$reports" || true' EXIT
+trap 'show_crash_reports || true' EXIT
 
 ensure_swift
 # System libraries, test servers and their Python packages.
@@ -26,38 +25,23 @@ build_without_warnings --build-tests
 NETNS_SUITE=CourierReachabilityNamespaceTests
 
 log "unit tests"
-# Reports go to files, shown once the run ends, so that an exit test's child's are seen (Scripts/lib/common.sh): here a
-# crash's backtrace, below what the sanitizers find.
-reports="$(crash_reports_dir)"
-status=0
-SWIFT_BACKTRACE="$(crash_backtraces_to "$reports")" swift test --skip-build --skip "$NETNS_SUITE" || status=$?
-show_crash_reports "$reports" || status=1
-[ "$status" = 0 ] || die "the unit tests failed (above)"
+# Each run keeps its crash and sanitizer reports in files and shows them once it ends, so that an exit test's child's
+# are seen (Scripts/lib/common.sh).
+run_keeping_crash_reports plain swift test --skip-build --skip "$NETNS_SUITE" || die "the unit tests failed (above)"
 
 log "linkage"
 Scripts/linkage-test.sh
 
 log "unit tests under ThreadSanitizer"
-# halt_on_error: a race fails the run instead of scrolling by.
-# COURIER_SANITIZER=thread: the XML streaming tests use small documents and do not bound resident
-# memory (ThreadSanitizer's shadow memory makes the bound meaningless, and parsing 64 MB under it
+# COURIER_SANITIZER=thread (set with the sanitizer's options): the XML streaming tests use small documents and do not
+# bound resident memory (ThreadSanitizer's shadow memory makes the bound meaningless, and parsing 64 MB under it
 # would slow every suite).
-reports="$(crash_reports_dir)"
-status=0
-COURIER_SANITIZER=thread SWIFT_BACKTRACE=enable=no TSAN_OPTIONS="halt_on_error=1:$SANITIZER_CRASH_OPTIONS:log_path=$reports/report ${TSAN_OPTIONS:-}" \
-    swift test --sanitize=thread --scratch-path .build-tsan --skip "$NETNS_SUITE" || status=$?
-show_crash_reports "$reports" || status=1
-[ "$status" = 0 ] || die "the unit tests failed under ThreadSanitizer (above)"
+run_keeping_crash_reports thread swift test --sanitize=thread --scratch-path .build-tsan --skip "$NETNS_SUITE" ||
+    die "the unit tests failed under ThreadSanitizer (above)"
 
 log "unit tests under AddressSanitizer and LeakSanitizer"
-# Leaks fail the run; only the named third-party leaks of lsan-suppressions.txt are forgiven.
-reports="$(crash_reports_dir)"
-status=0
-COURIER_SANITIZER=address SWIFT_BACKTRACE=enable=no ASAN_OPTIONS="detect_leaks=1:$SANITIZER_CRASH_OPTIONS:log_path=$reports/report:${ASAN_OPTIONS:-}" \
-    LSAN_OPTIONS="suppressions=$COURIER_ROOT/Scripts/lib/lsan-suppressions.txt:print_suppressions=0:${LSAN_OPTIONS:-}" \
-    swift test --sanitize=address --scratch-path .build-asan --skip "$NETNS_SUITE" || status=$?
-show_crash_reports "$reports" || status=1
-[ "$status" = 0 ] || die "the unit tests failed under AddressSanitizer or LeakSanitizer (above)"
+run_keeping_crash_reports address swift test --sanitize=address --scratch-path .build-asan --skip "$NETNS_SUITE" ||
+    die "the unit tests failed under AddressSanitizer or LeakSanitizer (above)"
 
 log "fuzzing every target for a bounded time (Scripts/fuzz.sh)"
 # 15 s per target, two at a time, from the committed corpus with a fixed seed: a regression check that replays the
@@ -66,7 +50,7 @@ Scripts/fuzz.sh --seconds "${COURIER_FUZZ_SECONDS:-15}" --seed 1
 
 log "integration tests (real servers on 127.0.0.1)"
 Scripts/servers.sh start
-trap 'Scripts/servers.sh stop >/dev/null 2>&1 || true; [ -z "$reports" ] || show_crash_reports "$reports" || true' EXIT
+trap 'Scripts/servers.sh stop >/dev/null 2>&1 || true; show_crash_reports || true' EXIT
 Scripts/integration.sh
 
 log "calls whose host name never resolves: a timeout or a cancellation frees the transport at once"

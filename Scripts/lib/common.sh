@@ -88,21 +88,48 @@ build_without_warnings() {
 # standard error to /dev/null, so a report written there was lost, and the child's status alone (a signal; 1 under
 # AddressSanitizer and LeakSanitizer, 66 under ThreadSanitizer) said nothing of why: a clean-clone CI run at 651966c
 # failed PausedStreamTests' exit test with ".exitCode(1)" and no more (it was a leak report at the child's exit).
-# `crash_reports_dir` makes a folder and prints its path. Give a sanitizer "log_path=$dir/report", and every
-# instrumented process writes what it has to say to report.<pid> there (the test process too, instead of its standard
-# error); give Swift's backtracer "output-to=$dir" (crash_backtraces_to), and a crashing process writes its backtrace
-# to a file of its own there. `show_crash_reports DIR` prints every file, removes the folder, and fails when one is a
-# backtrace or holds a sanitizer's error report (every report ends with a SUMMARY line; a warning that reports nothing,
-# such as ASan's about a stack switch, is shown but does not fail). No test expects a crash. Under a sanitizer, Swift's
-# traps (`fatalError`, a failed precondition: SIGILL on x86_64) and `abort` are the sanitizer's to report too
-# (SANITIZER_CRASH_OPTIONS): by default it ignores those signals, and with the backtracer off they said nothing.
-# (In /tmp, not TMPDIR: the path goes into option strings that commas, colons and spaces would split.)
-crash_reports_dir() { mktemp -d /tmp/courier-crashes.XXXXXX; }
-crash_backtraces_to() { echo "enable=yes,interactive=no,output-to=$1"; }
-SANITIZER_CRASH_OPTIONS="handle_sigill=1:handle_abort=1"
+#
+# `run_keeping_crash_reports MODE command…` (MODE plain, thread or address) runs a test command with a folder of its
+# own in crash_reports. Under a sanitizer (its options, and COURIER_SANITIZER, set here for both scripts) every
+# instrumented process writes what it has to say to report.<pid> there (`log_path`; the test process too, instead of
+# its standard error), and Swift's traps (`fatalError`, a failed precondition: SIGILL on x86_64) and `abort` are the
+# sanitizer's to report, which by default ignores those signals while the backtracer is off. Without one, Swift's
+# backtracer writes a crashing process's backtrace to a file of its own there (`output-to`). Then it shows them
+# (show_crash_reports) and fails when the command failed or a report says something went wrong. The folder is in /tmp,
+# not TMPDIR: its path goes into option strings that commas, colons and spaces would split.
+#
+# `show_crash_reports` prints every file of crash_reports, removes the folder, and fails when one is a backtrace or
+# holds a sanitizer's report (every report ends with a SUMMARY line; a warning that reports nothing, such as ASan's
+# about a stack switch, is shown but does not fail). No test expects a crash. A script's EXIT trap calls it too, so
+# that an interrupted run still shows what its folder holds.
+crash_reports=""
+run_keeping_crash_reports() {
+    local mode="$1" status=0
+    shift
+    crash_reports="$(mktemp -d /tmp/courier-crashes.XXXXXX)" || return 1
+    local sanitizer_options="handle_sigill=1:handle_abort=1:log_path=$crash_reports/report"
+    case "$mode" in
+        plain)
+            SWIFT_BACKTRACE="enable=yes,interactive=no,output-to=$crash_reports" "$@" || status=$? ;;
+        thread)
+            # halt_on_error: a race fails the run instead of scrolling by.
+            COURIER_SANITIZER=thread SWIFT_BACKTRACE="${SWIFT_BACKTRACE:-enable=no}" \
+                TSAN_OPTIONS="halt_on_error=1:$sanitizer_options ${TSAN_OPTIONS:-}" "$@" || status=$? ;;
+        address)
+            # Leak detection on; only the named third-party leaks of lsan-suppressions.txt are forgiven.
+            COURIER_SANITIZER=address SWIFT_BACKTRACE="${SWIFT_BACKTRACE:-enable=no}" \
+                ASAN_OPTIONS="detect_leaks=1:$sanitizer_options:${ASAN_OPTIONS:-}" \
+                LSAN_OPTIONS="suppressions=$COURIER_ROOT/Scripts/lib/lsan-suppressions.txt:print_suppressions=0:${LSAN_OPTIONS:-}" \
+                "$@" || status=$? ;;
+        *) echo "run_keeping_crash_reports: no mode $mode" >&2; status=2 ;;
+    esac
+    show_crash_reports || status=1
+    return "$status"
+}
 show_crash_reports() {
-    local dir="$1" file errors=0
-    for file in "$dir"/*; do
+    [ -n "$crash_reports" ] || return 0
+    local file errors=0
+    for file in "$crash_reports"/*; do
         [ -e "$file" ] || continue
         case "$(basename "$file")" in
             report.*)
@@ -114,7 +141,8 @@ show_crash_reports() {
         esac
         cat "$file" >&2
     done
-    rm -rf "$dir"
+    rm -rf "$crash_reports"
+    crash_reports=""
     if [ "$errors" = 1 ]; then echo "error: a process crashed or a sanitizer reported a problem (above)" >&2; return 1; fi
     return 0
 }
