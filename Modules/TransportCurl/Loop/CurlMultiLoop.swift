@@ -78,6 +78,8 @@ final class CurlMultiLoop: @unchecked Sendable {
     /// Common fields and the last head (its template) from the latest responses, reused by the next ones' parsers.
     /// Used only in libcurl's header callback, which runs on the loop thread.
     let recentFields = RecentFields()
+    /// The room the next transfer reserves for a body that arrives whole: written here, read on callers' threads.
+    let wholeBodyReservation = WholeBodyReservation()
     /// The sockets of the loop's connections, so that an idle HTTP/1 connection with bytes waiting is not reused
     /// (`CurlMultiLoop+WaitingInput.swift`). Touched in libcurl's socket and prerequest callbacks, on the loop thread.
     @exclusivity(unchecked) var connectionSockets = ConnectionSockets()

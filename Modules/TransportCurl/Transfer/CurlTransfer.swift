@@ -88,7 +88,8 @@ final class CurlTransfer: @unchecked Sendable {
     @exclusivity(unchecked) private var head: HTTPResponse?
     /// Body bytes that came before the head was handed over. A small response usually arrives whole in the
     /// pass that brings its head; it then travels as this one buffer, with no pipe, no chunk arrays and no
-    /// copy. Once bytes have gone to the pipe (`earlyBodyClosed`), every later byte follows them there.
+    /// copy. Once bytes have gone to the pipe (`earlyBodyClosed`), every later byte follows them there. Its room is
+    /// reserved in `init`, on the caller's thread (``WholeBodyReservation``).
     @exclusivity(unchecked) private var earlyBody = Data()
     private var earlyBodyClosed = false
     /// Carries the body to its reader once bytes can no longer wait in `earlyBody`. Made on the loop thread when
@@ -171,6 +172,10 @@ final class CurlTransfer: @unchecked Sendable {
             trustHook = nil
         }
         admissionKey = CurlOptions.admissionKey(of: request, options: options, trustEvaluator: context.trustEvaluator)
+        if request.method != .head {
+            let capacity = loop.wholeBodyReservation.capacity(limit: options.responseBufferSize)
+            if capacity > 0 { earlyBody = Data(capacity: capacity) }
+        }
         if case .stream = upload { pump = Locked(nil) } else { pump = nil }
         startPump(body)
         // A strong reference, let go in `finishOnce`: a weak one gave every transfer a side table (one more
@@ -639,7 +644,9 @@ final class CurlTransfer: @unchecked Sendable {
             earlyBodyClosed = true
             whole = earlyBody
             earlyBody = Data()
+            if !hasNoBody { loop.wholeBodyReservation.arrivedWhole(count: whole?.count ?? 0) }
         } else if case .success? = ending {
+            loop.wholeBodyReservation.streamed()
             var data = Data()
             let chunks = responsePipe?.drainAll() ?? []
             data.reserveCapacity(chunks.reduce(0) { $0 + $1.count })
@@ -655,6 +662,7 @@ final class CurlTransfer: @unchecked Sendable {
             if let whole {
                 body = Body(whole)
             } else {
+                loop.wholeBodyReservation.streamed()
                 moveEarlyBodyToPipe()
                 let reader = BodyReader(transfer: self, pipe: streamingPipe())
                 body = Body(CurlResponseBody(reader: reader), length: length, iterationBehavior: .single)
