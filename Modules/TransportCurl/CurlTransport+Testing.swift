@@ -27,6 +27,10 @@ extension CurlTransport {
         }
     }
 
+    /// Testing only: the room the transport's next transfer reserves for a body that arrives whole
+    /// (`WholeBodyReservation`), before the transport's `responseBufferSize` bounds it.
+    @_spi(Testing) public var wholeBodyReservation: Int { loop.wholeBodyReservation.capacity(limit: .max) }
+
     /// Testing only: how many of the transport's transfers are on the wire and may end soon (awaiting their heads, or
     /// with what is left of a body of known length fitting one read), which is what completion coalescing weighs.
     /// Counted on the curl thread, as a job between two passes.

@@ -34,6 +34,17 @@ struct WholeBodyReservationTests {
         #expect(reservation.capacity(limit: 1 << 20) == 0)
     }
 
+    @Test func aBodyThatLeavesAGranuleOfItsRoomUnusedDoesNotFit() {
+        let granule = WholeBodyReservation.granule
+        #expect(WholeBodyReservation.fits(count: 600, reserved: 1024), "the last body's size again: 424 bytes spare")
+        #expect(WholeBodyReservation.fits(count: 1024 - granule + 1, reserved: 1024))
+        #expect(!WholeBodyReservation.fits(count: 1024 - granule, reserved: 1024), "a granule spare is copied out")
+        #expect(!WholeBodyReservation.fits(count: 1, reserved: WholeBodyReservation.largest), "a byte after 16 KiB")
+        #expect(!WholeBodyReservation.fits(count: 0, reserved: 1024), "a 204 after a body lets its room go")
+        #expect(WholeBodyReservation.fits(count: 5000, reserved: 1024), "a body that outgrew its room grew as any buffer")
+        #expect(WholeBodyReservation.fits(count: 0, reserved: 0) && WholeBodyReservation.fits(count: 70_000, reserved: 0))
+    }
+
     @Test func theCapacityNeverPassesTheTransportsResponseBuffer() {
         let reservation = WholeBodyReservation()
         reservation.arrivedWhole(count: 9000)

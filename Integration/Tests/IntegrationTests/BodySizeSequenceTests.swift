@@ -1,5 +1,5 @@
 import CourierCore
-import CourierCurl
+@_spi(Testing) import CourierCurl
 import Foundation
 import HTTPTypes
 import Testing
@@ -49,6 +49,32 @@ struct BodySizeSequenceTests {
                 try await group.waitForAll()
             }
         }
+    }
+
+    /// The guess itself, against nginx (`/json`: 600 bytes): a body that arrived whole sets it; the answer to a HEAD
+    /// and a 204 leave it; a body past 16 KiB clears it. nginx may send a head and its body in two writes, and a
+    /// head that comes a pass before its body streams the body (and clears the guess), so `/json` is fetched until
+    /// one arrives whole: a transport that never reserved would never get there.
+    @Test func aWholeBodySetsTheReservationAndOnlyABodyChangesIt() async throws {
+        let client = try transport { _ in }
+        let nginx = session(Servers.nginx, transport: client)
+        #expect(client.wholeBodyReservation == 0, "a new transport reserves nothing")
+        var fetches = 0
+        repeat {
+            fetches += 1
+            let response = try await nginx.get("json").response
+            #expect(response.data.count == 600)
+        } while client.wholeBodyReservation != 1024 && fetches < 50
+        #expect(client.wholeBodyReservation == 1024, "600 bytes rounded up to the 512-byte granule, after \(fetches) fetches")
+        let head = try await nginx.head("json").response
+        #expect(head.data.isEmpty)
+        let empty = try await session(transport: client).get("status/204").response
+        #expect(empty.status == .noContent)
+        #expect(client.wholeBodyReservation == 1024, "a HEAD and a 204 carry no body to size the next by")
+        let range = try await nginx.get("files/256m.bin", headers: [.range: "bytes=0-19999"]).response
+        #expect(range.status == .partialContent && range.data.count == 20_000)
+        #expect(client.wholeBodyReservation == 0, "past 16 KiB nothing is reserved")
+        await client.shutdown()
     }
 
     @Test func aSmallResponseBufferStreamsWhatItCannotHold() async throws {

@@ -92,6 +92,8 @@ final class CurlTransfer: @unchecked Sendable {
     /// reserved in `init`, on the caller's thread (``WholeBodyReservation``).
     @exclusivity(unchecked) private var earlyBody = Data()
     private var earlyBodyClosed = false
+    /// The room `init` reserved in `earlyBody`: a body much smaller than it is handed over compacted.
+    private var reservedCapacity = 0
     /// Carries the body to its reader once bytes can no longer wait in `earlyBody`. Made on the loop thread when
     /// first needed (`streamingPipe()`), so a response that arrives whole costs no pipe; a reader gets it with
     /// its ``BodyReader``, made after this is set.
@@ -174,7 +176,10 @@ final class CurlTransfer: @unchecked Sendable {
         admissionKey = CurlOptions.admissionKey(of: request, options: options, trustEvaluator: context.trustEvaluator)
         if request.method != .head {
             let capacity = loop.wholeBodyReservation.capacity(limit: options.responseBufferSize)
-            if capacity > 0 { earlyBody = Data(capacity: capacity) }
+            if capacity > 0 {
+                earlyBody = Data(capacity: capacity)
+                reservedCapacity = capacity
+            }
         }
         if case .stream = upload { pump = Locked(nil) } else { pump = nil }
         startPump(body)
@@ -642,9 +647,14 @@ final class CurlTransfer: @unchecked Sendable {
             // The whole exchange ended in this pass (typical of small responses): the body is the early
             // buffer, handed over as it is, with no pipe reader in between.
             earlyBodyClosed = true
-            whole = earlyBody
+            var bytes = earlyBody
             earlyBody = Data()
-            if !hasNoBody { loop.wholeBodyReservation.arrivedWhole(count: whole?.count ?? 0) }
+            if !hasNoBody { loop.wholeBodyReservation.arrivedWhole(count: bytes.count) }
+            // The caller may keep the body (a cache does): not in room reserved for a larger one.
+            if !WholeBodyReservation.fits(count: bytes.count, reserved: reservedCapacity) {
+                bytes = bytes.withUnsafeBytes { Data($0) }
+            }
+            whole = bytes
         } else if case .success? = ending {
             loop.wholeBodyReservation.streamed()
             var data = Data()
@@ -662,7 +672,9 @@ final class CurlTransfer: @unchecked Sendable {
             if let whole {
                 body = Body(whole)
             } else {
-                loop.wholeBodyReservation.streamed()
+                // A body still on its way streams; a head without a body, or one whose exchange failed, says nothing
+                // of the next body's size.
+                if !hasNoBody, ending == nil { loop.wholeBodyReservation.streamed() }
                 moveEarlyBodyToPipe()
                 let reader = BodyReader(transfer: self, pipe: streamingPipe())
                 body = Body(CurlResponseBody(reader: reader), length: length, iterationBehavior: .single)
@@ -833,10 +845,9 @@ final class CurlTransfer: @unchecked Sendable {
     private func moveEarlyBodyToPipe() {
         guard !earlyBodyClosed else { return }
         earlyBodyClosed = true
-        if !earlyBody.isEmpty {
-            _ = streamingPipe().append(ArraySlice(earlyBody))
-            earlyBody = Data()
-        }
+        if !earlyBody.isEmpty { _ = streamingPipe().append(ArraySlice(earlyBody)) }
+        // Also when empty: the room reserved for a whole body must not stay for as long as the stream lasts.
+        earlyBody = Data()
     }
 
     /// The pipe, made the first time the body streams. Loop thread only.

@@ -47,6 +47,13 @@ final class WholeBodyReservation: Sendable {
         return (count + granule - 1) / granule * granule
     }
 
+    /// Whether a body of `count` bytes may be handed over in `reserved` bytes of room (0: none was reserved): unless
+    /// it leaves a ``granule`` or more unused, as a body smaller than the last one may. Such a body is copied into a
+    /// buffer of its size, so that the room a caller keeps with a body stays under a granule.
+    static func fits(count: Int, reserved: Int) -> Bool {
+        reserved - count < granule
+    }
+
     /// Stores only a change: most bodies repeat the last size, and a store would take the line the callers read from
     /// their caches each time.
     private func record(_ reservation: Int) {
