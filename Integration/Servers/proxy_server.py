@@ -31,7 +31,8 @@ either side that the request went through it. Bodies stream both ways (Content-L
 - Client connections are kept alive between requests; hop-by-hop headers are not forwarded.
 - With --tls-port, the same proxy also listens there behind TLS (an HTTPS proxy: `https://127.0.0.1:PORT`), with
   the test chain `chain.pem`, ALPN http/1.1 only; a tunnel inside it carries the client's TLS to the origin inside
-  the proxy's. The `intercept` users are for the cleartext port only.
+  the proxy's. The `intercept` users work on both ports: on this one the forged TLS session runs inside the
+  proxy's own.
 
 Usage: proxy_server.py [--host 127.0.0.1] --port PORT --certs DIR [--tls-port PORT] [--pid-file FILE]
 DIR holds gen-certs.sh's files. It listens on 127.0.0.1 only (any other --host is refused) and exits on SIGTERM
@@ -60,6 +61,8 @@ HOP_BY_HOP = {
     "te", "trailer", "trailers", "transfer-encoding", "upgrade",
 }
 CHUNK = 64 * 1024
+INTERCEPTED_ANSWER = (b"HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 12\r\n"
+                      b"Connection: close\r\n\r\nintercepted\n")
 
 
 log = loopback_server.logger("proxy_server")
@@ -83,6 +86,74 @@ class ConnectLog:
     def report(cls, user):
         with cls.lock:
             return json.loads(json.dumps(cls.users.get(user, {"count": 0, "targets": [], "lastHeaders": {}})))
+
+
+class NestedTLS:
+    """A server-side TLS session inside another TLS connection: the `intercept` users' forged session on the TLS
+    port, where the client's connection is an SSLSocket already and OpenSSL cannot wrap it a second time. An
+    SSLObject works on memory buffers instead, and `pump` carries its records over the outer connection. It has
+    the few methods of an SSLSocket that `ProxyHandler.intercept` uses."""
+
+    def __init__(self, outer, context):
+        self.outer = outer
+        self.incoming = ssl.MemoryBIO()
+        self.outgoing = ssl.MemoryBIO()
+        self.tls = context.wrap_bio(self.incoming, self.outgoing, server_side=True)
+
+    def do_handshake(self):
+        self.pump(self.tls.do_handshake)
+
+    def recv(self, size):
+        return self.pump(self.tls.read, size)
+
+    def sendall(self, data):
+        self.pump(self.tls.write, data)  # into a memory buffer, so never a partial write
+
+    def unwrap(self):
+        """close_notify both ways in the inner session, then in the proxy's own: an orderly end of both."""
+        self.pump(self.tls.unwrap)
+        self.outer.unwrap()
+
+    def close(self):
+        self.outer.close()
+
+    def pump(self, operation, *args):
+        """`operation(*args)` of the inner session, fed the client's bytes until it has what it needs. Its
+        output goes out after each attempt, failed ones too: an alert OpenSSL wrote must reach the client."""
+        while True:
+            try:
+                return operation(*args)
+            except ssl.SSLWantReadError:
+                pass
+            finally:
+                data = self.outgoing.read()
+                if data:
+                    self.outer.sendall(data)
+            self.receive()
+
+    def receive(self):
+        """The client's next bytes into the inner session; the end of the outer connection as the inner's EOF. The
+        outer socket's timeout bounds the wait."""
+        if self.incoming.eof:
+            # OpenSSL asked for more after the end: waiting again would read the same end for ever.
+            raise ssl.SSLEOFError("the client's connection ended inside the intercepted session")
+        data = self.outer.recv(65536)
+        if data:
+            self.incoming.write(data)
+        else:
+            self.incoming.write_eof()
+
+
+def read_intercepted_head(tls):
+    """The request head the client sent in an intercepted session (as far as MAX_HEAD), or None when the client
+    closed before its end. `tls` is an SSLSocket or a NestedTLS."""
+    head = b""
+    while b"\r\n\r\n" not in head and len(head) < loopback_server.MAX_HEAD:
+        data = tls.recv(4096)
+        if not data:
+            return None
+        head += data
+    return head
 
 
 class ProxyHandler(loopback_server.HTTPRequestHandler):
@@ -184,26 +255,31 @@ class ProxyHandler(loopback_server.HTTPRequestHandler):
         certs = self.server.certs
         context = loopback_server.tls_context(os.path.join(certs, chain + "-chain.pem"),
                                               os.path.join(certs, chain + ".key"), ["http/1.1"])
-        self.connection.settimeout(10)
+        self.connection.settimeout(10)  # each read and write: a silent client does not hold the thread
         try:
-            tls = context.wrap_socket(self.connection, server_side=True)
+            tls = self.forged_session(context)
         except (ssl.SSLError, OSError) as error:
             self.log("%s refused the intercepting certificate: %s" % (self.address_string(), error))
             return
         try:
-            head = b""
-            while b"\r\n\r\n" not in head and len(head) < loopback_server.MAX_HEAD:
-                data = tls.recv(4096)
-                if not data:
-                    return
-                head += data
-            tls.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 12\r\n"
-                        b"Connection: close\r\n\r\nintercepted\n")
+            if read_intercepted_head(tls) is None:
+                return
+            tls.sendall(INTERCEPTED_ANSWER)
             tls.unwrap()
         except (ssl.SSLError, OSError):
             pass
         finally:
             loopback_server.close_quietly(tls)
+
+    def forged_session(self, context):
+        """The client's TLS session with the proxy posing as the origin, handshake made: on the cleartext port
+        over the connection itself; on the TLS port inside the proxy's own session (a NestedTLS), since an
+        SSLSocket cannot be wrapped again (Python 3.11 even lets it, and then speaks TLS on the raw socket)."""
+        if not isinstance(self.connection, ssl.SSLSocket):
+            return context.wrap_socket(self.connection, server_side=True)
+        tls = NestedTLS(self.connection, context)
+        tls.do_handshake()
+        return tls
 
     def forward(self):
         if self.path.startswith("/"):
