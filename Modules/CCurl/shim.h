@@ -103,6 +103,17 @@ static inline CURLcode ccurl_easy_setopt_open_socket(CURL *handle, int *state) {
     return curl_easy_setopt(handle, CURLOPT_OPENSOCKETDATA, (void *)state);
 }
 
+/// CURLOPT_OPENSOCKETFUNCTION with a function of the caller's and its data: the tests see which address libcurl would
+/// connect to (a proxy's or the server's), and refuse it.
+static inline CURLcode ccurl_easy_setopt_opensocket_function(CURL *handle,
+        curl_socket_t (*function)(void *, curlsocktype, struct curl_sockaddr *), void *data) {
+    CURLcode result = curl_easy_setopt(handle, CURLOPT_OPENSOCKETFUNCTION, function);
+    if (result != CURLE_OK) {
+        return result;
+    }
+    return curl_easy_setopt(handle, CURLOPT_OPENSOCKETDATA, data);
+}
+
 /// CURLOPT_CLOSESOCKETFUNCTION: closes a socket of libcurl's in its place (the function must close it).
 static inline CURLcode ccurl_easy_setopt_closesocket_function(CURL *handle, int (*function)(void *, curl_socket_t)) {
     return curl_easy_setopt(handle, CURLOPT_CLOSESOCKETFUNCTION, function);
@@ -115,6 +126,7 @@ static inline CURLcode ccurl_easy_setopt_prereq_function(CURL *handle, int (*fun
 }
 static const int ccurl_sockopt_ok = CURL_SOCKOPT_OK;
 static const int ccurl_prereqfunc_ok = CURL_PREREQFUNC_OK;
+static const int ccurl_prereqfunc_abort = CURL_PREREQFUNC_ABORT;
 
 // MARK: curl_easy_getinfo
 

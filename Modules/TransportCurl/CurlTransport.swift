@@ -264,16 +264,9 @@ public final class CurlTransport: Transport, CallerExecutorTransport {
         if let fields = try RequestValidation.headerFields(of: request, authority: authority, body: body) {
             request.headerFields = fields
         }
-        if context.trustEvaluator != nil, scheme.count == 5 {
-            // Fail closed: a trust evaluator this transport cannot run must never be skipped.
-            if OpenSSLRuntime.shared == nil {
-                throw TransportError(.tlsFailure, message: "this libcurl (\(Self.libcurlVersion)) cannot run a ServerTrustEvaluator during the TLS handshake (it needs OpenSSL); refusing to connect")
-            }
-            if let proxy = configuration.proxy, proxy.lowercased().hasPrefix("https:") {
-                // libcurl would call the SSL-context callback for the proxy's handshake too, and the
-                // evaluator would judge the proxy's certificate as the server's.
-                throw TransportError(.tlsFailure, message: "a ServerTrustEvaluator cannot be run through an HTTPS proxy; refusing to connect")
-            }
+        // Fail closed: a trust evaluator this transport cannot run must never be skipped.
+        if context.trustEvaluator != nil, scheme.count == 5, OpenSSLRuntime.shared == nil {
+            throw TransportError(.tlsFailure, message: "this libcurl (\(Self.libcurlVersion)) cannot run a ServerTrustEvaluator during the TLS handshake (it needs OpenSSL); refusing to connect")
         }
         let transfer = CurlTransfer(request: request, body: body, context: context, owner: self)
         return try await transfer.awaitHead()

@@ -259,12 +259,4 @@ struct SecurityTests {
             try ClientCertificate.load(certificateFile: "\(dir)/client.pem", keyFile: "\(dir)/other.key")
         }
     }
-
-    @Test("A trust evaluator through an HTTPS proxy fails closed")
-    func httpsProxyFailsClosed() async throws {
-        let t = try transport { $0.proxy = "https://127.0.0.1:1" }
-        await #expect { _ = try await get(Servers.tls, transport: t, evaluator: SecurityPolicy.default) } throws: {
-            transportCode($0) == .tlsFailure
-        }
-    }
 }

@@ -13,19 +13,41 @@ import FoundationEssentials
 /// handshake with an alert, and the client never sends its Finished message, let alone a byte of the
 /// HTTP request. The error the evaluator threw is kept here and becomes the transfer's error.
 ///
+/// Behind an HTTPS proxy libcurl calls the context callback for the proxy's handshake too. When the transfer surely goes
+/// through the proxy, the hook leaves the handshakes that come before the proxy's 2xx answer to its `CONNECT` to
+/// libcurl's own check of the proxy, and judges the server's (``ProxyHandshake`` says how they are told apart); until
+/// the evaluator has accepted a server's chain after such a handshake, no request is sent (``mayUseConnection``).
+///
 /// Thread: every call (the context callback, the verify callback, the release) happens on the transport's
 /// loop thread, inside `curl_multi_perform` or `curl_multi_cleanup`; so does reading ``rejection``.
 final class TrustHook {
     let evaluator: any ServerTrustEvaluator
     let host: String
     let url: String
+    /// Whether the transfer surely goes through an HTTPS proxy, whose own handshake libcurl checks
+    /// (``ProxyHandshake/surelyThroughHTTPSProxy(host:proxy:bypassHosts:unixSocketPath:)``).
+    let throughHTTPSProxy: Bool
     /// Why the evaluator refused the server, or why the hook could not run. Loop thread only.
     private(set) var rejection: (any Error)?
+    /// A proxy's handshake was left to libcurl, and the evaluator has not accepted a server's chain since. Loop thread
+    /// only.
+    private var awaitsServerHandshake = false
 
-    init(evaluator: any ServerTrustEvaluator, host: String, url: String) {
+    init(evaluator: any ServerTrustEvaluator, host: String, url: String, throughHTTPSProxy: Bool = false) {
         self.evaluator = evaluator
         self.host = host
         self.url = url
+        self.throughHTTPSProxy = throughHTTPSProxy
+    }
+
+    /// Whether a request may be sent on the connection libcurl has just given the transfer (its prerequest callback).
+    /// Not when the hook let a proxy's handshake pass and then judged no server's: libcurl went to the server some other
+    /// way than through the proxy's tunnel (a rule of its own for bypassing the proxy), and the evaluator never saw the
+    /// server's certificate. Fails closed then, with ``rejection`` saying why.
+    func mayUseConnection() -> Bool {
+        guard awaitsServerHandshake else { return true }
+        rejection = TransportError(.tlsFailure, message: "the connection reached the server without a TLS handshake the trust evaluator judged after the HTTPS proxy's own (libcurl did not go through the proxy's tunnel); refusing to send")
+        return false
     }
 
     /// The host of an `authority` (`host`, `host:port`, `[v6]`, `[v6]:port`), as a certificate names it.
@@ -35,10 +57,23 @@ final class TrustHook {
 
     /// The callback libcurl calls with each new connection's `SSL_CTX`.
     static let contextCallback: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> CURLcode = {
-        _, context, data in
+        easy, context, data in
         guard let data else { return CURLE_SSL_CONNECT_ERROR }
         let hook = Unmanaged<TrustHook>.fromOpaque(data).takeUnretainedValue()
+        if hook.isProxysHandshake(easy) {
+            hook.awaitsServerHandshake = true
+            return CURLE_OK
+        }
         return hook.install(on: context) ? CURLE_OK : CURLE_SSL_CONNECT_ERROR
+    }
+
+    /// Whether the handshake about to start is the HTTPS proxy's own. Any doubt (no proxy for sure, an answer libcurl
+    /// cannot give) makes it the server's, which the evaluator judges.
+    private func isProxysHandshake(_ easy: UnsafeMutableRawPointer?) -> Bool {
+        guard throughHTTPSProxy, let easy else { return false }
+        var code = 0
+        guard ccurl_easy_getinfo_long(easy, CURLINFO_HTTP_CONNECTCODE, &code) == CURLE_OK else { return false }
+        return ProxyHandshake.isProxys(connectCode: code)
     }
 
     private func install(on context: UnsafeMutableRawPointer?) -> Bool {
@@ -87,6 +122,7 @@ final class TrustHook {
         do {
             try evaluator.evaluate(trust)
             rejection = nil
+            awaitsServerHandshake = false
             return true
         } catch var error as TrustError {
             error.serverTrust = error.serverTrust ?? trust

@@ -73,13 +73,13 @@ let curlCloseSocketCallback: @convention(c) (UnsafeMutableRawPointer?, curl_sock
     return close(socket)
 }
 
-/// CURLOPT_PREREQFUNCTION: the request has its connection, new or reused, and nothing of it is sent yet.
+/// CURLOPT_PREREQFUNCTION: the request has its connection, new or reused, and nothing of it is sent yet. Aborting
+/// fails the transfer with `CURLE_ABORTED_BY_CALLBACK` before a byte of the request goes out.
 let curlPrerequestCallback: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutablePointer<CChar>?, UnsafeMutablePointer<CChar>?, Int32, Int32) -> Int32 = {
     user, remoteAddress, _, remotePort, localPort in
-    if let user {
-        transfer(user) { $0.onConnectionReady(remoteAddress: remoteAddress, remotePort: remotePort, localPort: localPort) }
-    }
-    return Int32(ccurl_prereqfunc_ok)
+    guard let user else { return Int32(ccurl_prereqfunc_ok) }
+    let proceed = transfer(user) { $0.onConnectionReady(remoteAddress: remoteAddress, remotePort: remotePort, localPort: localPort) }
+    return Int32(proceed ? ccurl_prereqfunc_ok : ccurl_prereqfunc_abort)
 }
 
 /// CURLOPT_DEBUGFUNCTION, installed only when the configuration has a diagnostics handler.

@@ -169,7 +169,18 @@ final class CurlTransfer: @unchecked Sendable {
         // cost 660 instructions per request (Callgrind) and a lowercased copy about as much; another case is lowercased.
         isHTTPS = request.scheme.map { $0 == "https" || ($0.utf8.count == 5 && $0.lowercased() == "https") } ?? false
         if let evaluator = context.trustEvaluator, isHTTPS {
-            trustHook = TrustHook(evaluator: evaluator, host: TrustHook.host(ofAuthority: request.authority ?? ""), url: CurlOptions.url(of: request))
+            let host = TrustHook.host(ofAuthority: request.authority ?? "")
+            trustHook = TrustHook(
+                evaluator: evaluator,
+                host: host,
+                url: CurlOptions.url(of: request),
+                throughHTTPSProxy: ProxyHandshake.surelyThroughHTTPSProxy(
+                    host: host,
+                    proxy: options.proxy,
+                    bypassHosts: options.proxyBypassHosts,
+                    unixSocketPath: options.unixSocketPath
+                )
+            )
         } else {
             trustHook = nil
         }
@@ -356,8 +367,10 @@ final class CurlTransfer: @unchecked Sendable {
     }
 
     /// The request has its connection, new or reused (libcurl's prerequest callback), before a byte of it is sent;
-    /// again if libcurl then moves it to a new connection.
-    func onConnectionReady(remoteAddress: UnsafePointer<CChar>?, remotePort: Int32, localPort: Int32) {
+    /// again if libcurl then moves it to a new connection. False refuses the connection: the trust evaluator has not
+    /// judged the server on it (``TrustHook/mayUseConnection()``), and the transfer fails with the hook's reason.
+    func onConnectionReady(remoteAddress: UnsafePointer<CChar>?, remotePort: Int32, localPort: Int32) -> Bool {
+        if let trustHook, !trustHook.mayUseConnection() { return false }
         connectionsGiven += 1
         messageBeforeLastConnection = errorBuffer.map { $0[0] != 0 } ?? false
         if let earlier = connectionEnds { earlierConnectionEnds.append(earlier) }
@@ -367,6 +380,7 @@ final class CurlTransfer: @unchecked Sendable {
             givenKeptHTTP1Connection = loop.connectionReady(endpoints: connectionEnds)
             connectionGrant = loop.connectionGrants
         }
+        return true
     }
 
     /// The transfer ended in curl.
