@@ -1,4 +1,5 @@
 import CourierCore
+import Synchronization
 
 /// What Courier's own process-level tests (Integration/ExitProbe) need to see and hold: SPI, not public API.
 extension CurlTransport {
@@ -51,6 +52,14 @@ extension CurlTransport {
     @_spi(Testing) public func connectionsGiven() async -> UInt64 {
         let loop = self.loop
         return await withTaskExecutorPreference(executor) { loop.connectionGrants }
+    }
+
+    /// Testing only: from now on, the transport takes each https call with a trust evaluator through its HTTPS proxy as
+    /// going through the proxy whatever `proxyBypassHosts` says, while libcurl still bypasses the proxy for the hosts the
+    /// list names. The handshake with such a host is then read as the proxy's, and the test sees what the transport does
+    /// when that reading is wrong: it refuses the connection, and no later call is given it.
+    @_spi(Testing) public func takeEveryTrustedCallAsProxied() {
+        loop.takesTrustedCallsAsProxied.store(true, ordering: .relaxed)
     }
 
     /// Testing only: whether the calling code runs on this transport's curl thread.

@@ -19,10 +19,17 @@ struct ProxyHandshakeTests {
     }
 
     /// The proxy's handshake comes before a 2xx answer to the tunnel's `CONNECT` (none yet, or a refusal such as 407
-    /// before libcurl tries again); the server's after one.
-    @Test func aHandshakeBeforeA2xxAnswerIsTheProxys() {
-        for code in [0, 100, 199, 300, 403, 407, 502] { #expect(ProxyHandshake.isProxys(connectCode: code), "\(code)") }
-        for code in [200, 204, 299] { #expect(!ProxyHandshake.isProxys(connectCode: code), "\(code)") }
+    /// before libcurl tries again); the server's after one, and after a proxy's handshake: a 2xx left from an earlier
+    /// connection of the transfer does not make the next connection's proxy handshake the server's.
+    @Test func aHandshakeIsTheServersOnlyAfterA2xxAnswerAndTheProxys() {
+        for code in [0, 100, 199, 300, 403, 407, 502] {
+            #expect(ProxyHandshake.isProxys(connectCode: code, awaitingServer: true), "\(code)")
+            #expect(ProxyHandshake.isProxys(connectCode: code, awaitingServer: false), "\(code)")
+        }
+        for code in [200, 204, 299] {
+            #expect(!ProxyHandshake.isProxys(connectCode: code, awaitingServer: true), "\(code)")
+            #expect(ProxyHandshake.isProxys(connectCode: code, awaitingServer: false), "a stale \(code)")
+        }
     }
 
     /// The cases of libcurl's rules and the looser ones Courier adds: a suffix without a dot before it, any address
@@ -54,6 +61,14 @@ struct ProxyHandshakeTests {
         ("xn--bcher-kva.example", ["other.example"], true),
         ("example.com", ["bücher.example"], true),
         ("ex%61mple.com", ["other.example"], true),
+        // libcurl reads these as 127.0.0.1 and 10.0.0.1 before it looks at the list.
+        ("0x7f000001", ["127.0.0.1"], true),
+        ("0x7f.1", ["127.0.0.1"], true),
+        ("0177.0.0.1", ["127.0.0.1"], true),
+        ("127.1", ["127.0.0.1"], true),
+        ("2130706433", ["127.0.0.1"], true),
+        ("0x0a000001", ["10.0.0.0/8"], true),
+        ("0x7f000001", ["example.com"], false),
     ]
 
     @Test func mightBypassIsLooserThanLibcurlsRules() {

@@ -1,5 +1,5 @@
 import CourierCore
-import CourierCurl
+@_spi(Testing) import CourierCurl
 import CourierSecurity
 import Foundation
 import HTTPTypes
@@ -115,21 +115,54 @@ extension ProxyTests {
         #expect(seen.value.isEmpty, "the evaluator judged \(seen.value.count) chains")
     }
 
-    /// A host in `proxyBypassHosts` is reached directly, and the evaluator judges its one handshake; with a list that
+    /// A host in `proxyBypassHosts` is reached directly, and the evaluator judges its one handshake, also when the URL
+    /// writes the address as libcurl reads it but the list does not (`0x7f000001` for 127.0.0.1); with a list that
     /// names another host the call goes through the proxy, judged alike.
-    @Test func aBypassedHostIsJudgedDirectly() async throws {
-        for (entry, tunnels) in [("127.0.0.1", 0), ("example.com", 1)] {
+    @Test(arguments: [("127.0.0.1", false, 0), ("127.0.0.1", true, 0), ("example.com", false, 1)])
+    func aBypassedHostIsJudgedDirectly(entry: String, hexadecimal: Bool, tunnels: Int) async throws {
+        do {
             let user = Self.tunnelUser("bypass")
             let t = try Self.httpsProxyTransport(user: user) { $0.proxyBypassHosts = [entry] }
             let seen = Box<[ServerTrust]>([])
-            let s = session(Servers.tlsOther, transport: t) {
+            let base = hexadecimal ? Servers.tlsOther.replacingOccurrences(of: "127.0.0.1", with: "0x7f000001") : Servers.tlsOther
+            let s = session(base, transport: t) {
                 $0.trustEvaluator = RecordingEvaluator(policy: try! Self.otherChainPolicy(pinning: "leaf2"), seen: seen)
             }
-            #expect(try await s.get("json").response.status == .ok, "bypassing \(entry)")
-            #expect(seen.value.map { $0.certificateChain.first } == [try Self.certificate("leaf2").derBytes], "bypassing \(entry)")
-            #expect(try await Self.connects(of: user).count == tunnels, "bypassing \(entry)")
+            #expect(try await s.get("json").response.status == .ok, "bypassing \(entry) for \(base)")
+            #expect(seen.value.map { $0.certificateChain.first } == [try Self.certificate("leaf2").derBytes], "bypassing \(entry) for \(base)")
+            #expect(try await Self.connects(of: user).count == tunnels, "bypassing \(entry) for \(base)")
             await t.shutdown()
         }
+    }
+
+    /// Should the transport ever read a handshake with the server as the proxy's (here forced: it takes a bypassed host
+    /// as proxied, while libcurl goes to it directly), no request goes out on that connection: the call fails
+    /// `.tlsFailure`, the evaluator never asked, and so does the next call with an equal evaluator, which over HTTP/2
+    /// would otherwise have been given the same connection with no handshake of its own to judge.
+    @Test(arguments: ["HTTP/2", "HTTP/1.1"])
+    func aServerHandshakeTakenForTheProxysSendsNothing(version: String) async throws {
+        let user = Self.tunnelUser("misread")
+        let t = try Self.httpsProxyTransport(user: user) {
+            $0.proxyBypassHosts = ["127.0.0.1"]
+            $0.certificateAuthorityFile = Servers.caFile
+            if version == "HTTP/1.1" { $0.httpVersion = .http1_1 }
+        }
+        t.takeEveryTrustedCallAsProxied()
+        let seen = Box<[ServerTrust]>([])
+        // The first chain, which libcurl's own check (left on, against the CA file) takes: only the transport stands
+        // between the call and a server no evaluator judged.
+        let s = session(Servers.tls, transport: t) { $0.trustEvaluator = RecordingEvaluator(policy: nil, seen: seen) }
+        for call in 1...3 {
+            let outcome = await attempt(s, try s.makeRequest(.get, "json"), bound: chaosBound(.seconds(10)))
+            #expect(outcome.code == .tlsFailure && "\(outcome.summary)".contains("without a TLS handshake the trust evaluator judged"),
+                    "call \(call): \(outcome.summary)")
+        }
+        let tunnels = try await Self.connects(of: user).count
+        #expect(seen.value.isEmpty && tunnels == 0, "\(seen.value.count) chains judged, \(tunnels) tunnels")
+        // The same transport without a trust evaluator: libcurl's own check, and the connection goes straight there.
+        let plain = session(Servers.tls, transport: t)
+        #expect(try await plain.get("json").response.status == .ok)
+        await t.shutdown()
     }
 
     /// A proxy that answers the server's handshake itself inside its own TLS, with a certificate that the trusted CA's

@@ -21,10 +21,7 @@ extension CurlMultiLoop {
         if connectionSockets.isCondemned(endpoints) {
             // Given back to libcurl's pool before the exchange that condemned it was reported ended (the same pass):
             // found by its ends among the open sockets, since the table matches a socket only when that report comes.
-            if let socket = connectionSockets.openSockets.first(where: { Self.socket($0, has: endpoints) }) {
-                Self.discard(socket)
-                connectionSockets.retire(socket)
-            }
+            shutDownConnection(with: endpoints)
             return false
         }
         guard let socket = connectionSockets.socketToCheck(reusing: endpoints) else { return false }
@@ -40,6 +37,14 @@ extension CurlMultiLoop {
             connectionSockets.retire(idle)
         }
         return true
+    }
+
+    /// Shuts down the open connection with `endpoints`, found by its ends among the sockets libcurl opened: nothing more
+    /// goes out on it, and libcurl drops it. No connection found, nothing done.
+    func shutDownConnection(with endpoints: ConnectionSockets.Endpoints) {
+        guard let socket = connectionSockets.openSockets.first(where: { Self.socket($0, has: endpoints) }) else { return }
+        Self.discard(socket)
+        connectionSockets.retire(socket)
     }
 
     /// A head on the connection with `endpoints` framed its body both by a transfer coding and by a length, or by a

@@ -80,6 +80,10 @@ final class CurlMultiLoop: @unchecked Sendable {
     let recentFields = RecentFields()
     /// The room the next transfer reserves for a body that arrives whole: written here, read on callers' threads.
     let wholeBodyReservation = WholeBodyReservation()
+    /// Testing only (``CurlTransport/takeEveryTrustedCallAsProxied()``): the transport's transfers with a trust evaluator
+    /// take the proxy's bypass list as naming no host, so that a test can make libcurl reach the server while the
+    /// transport reads its handshake as the proxy's. Read on callers' threads as a transfer is made.
+    let takesTrustedCallsAsProxied = Atomic<Bool>(false)
     /// The sockets of the loop's connections, so that an idle HTTP/1 connection with bytes waiting is not reused
     /// (`CurlMultiLoop+WaitingInput.swift`). Touched in libcurl's socket and prerequest callbacks, on the loop thread.
     @exclusivity(unchecked) var connectionSockets = ConnectionSockets()

@@ -18,18 +18,21 @@ enum ProxyHandshake {
     ///
     /// "Might" is looser than libcurl's rules for `CURLOPT_NOPROXY` (a name matches itself and the names under it, an
     /// address itself or its prefix, `*` every host), never stricter: a host that an entry ends with in any way, an
-    /// address beside any entry that could be one, and a name or entry in an encoding libcurl might convert (non-ASCII,
-    /// `xn--`, percent-escapes) all count as bypassed. A host counted bypassed that libcurl sends through the proxy only
-    /// has its evaluator judge the proxy's handshake as well.
+    /// address (in any of the forms libcurl reads as one) beside any entry that could be one, and a name or entry in an
+    /// encoding libcurl might convert (non-ASCII, `xn--`, percent-escapes) all count as bypassed. A host counted
+    /// bypassed that libcurl sends through the proxy only has its evaluator judge the proxy's handshake as well.
     static func surelyThroughHTTPSProxy(host: String, proxy: String?, bypassHosts: [String], unixSocketPath: String?) -> Bool {
         guard unixSocketPath == nil, let proxy, isHTTPSScheme(of: proxy) else { return false }
         return !mightBypass(host: host, entries: bypassHosts)
     }
 
     /// Whether a handshake that starts when the tunnel's `CONNECT` has had the answer `connectCode` (0: none yet) is
-    /// the proxy's own: the server's comes only after a 2xx answer.
-    static func isProxys(connectCode: Int) -> Bool {
-        !(200..<300).contains(connectCode)
+    /// the proxy's own. The server's comes only after a 2xx answer, and only after a proxy's handshake that no server's
+    /// has followed yet (`awaitingServer`): libcurl keeps the answer of a transfer's earlier connection when it sends the
+    /// request again on a new one within the transfer (a refused HTTP/2 stream, a kept connection found dead), so a 2xx
+    /// alone could make the new connection's proxy handshake pass for the server's.
+    static func isProxys(connectCode: Int, awaitingServer: Bool) -> Bool {
+        !(200..<300).contains(connectCode) || !awaitingServer
     }
 
     /// Whether `entries` might make libcurl bypass the proxy for `host` (see ``surelyThroughHTTPSProxy``).
@@ -61,10 +64,14 @@ enum ProxyHandshake {
         text.utf8.contains { $0 >= 0x80 || $0 == UInt8(ascii: "%") } || text.contains("xn--")
     }
 
-    /// Digits and dots, or a colon or bracket anywhere: IPv4 and IPv6 literals, and whatever might pass for one.
+    /// Hexadecimal digits, `x` and dots only, or a colon or bracket anywhere: IPv4 and IPv6 literals and whatever might
+    /// pass for one. libcurl's URL parser rewrites an IPv4 address written in hexadecimal, octal or fewer parts
+    /// (`0x7f000001`, `0177.1`, `127.1`) as `127.0.0.1` before it looks at the bypass list.
     private static func looksLikeAddress(_ text: String) -> Bool {
-        text.utf8.allSatisfy { $0 == UInt8(ascii: ".") || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }
-            || text.utf8.contains { $0 == UInt8(ascii: ":") || $0 == UInt8(ascii: "[") }
+        text.utf8.allSatisfy { byte in
+            byte == UInt8(ascii: ".") || byte == UInt8(ascii: "x")
+                || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(byte)
+        } || text.utf8.contains { $0 == UInt8(ascii: ":") || $0 == UInt8(ascii: "[") }
     }
 
     /// `text` without a trailing dot, and without a leading one when `leading`.

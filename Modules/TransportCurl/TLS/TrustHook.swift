@@ -73,7 +73,7 @@ final class TrustHook {
         guard throughHTTPSProxy, let easy else { return false }
         var code = 0
         guard ccurl_easy_getinfo_long(easy, CURLINFO_HTTP_CONNECTCODE, &code) == CURLE_OK else { return false }
-        return ProxyHandshake.isProxys(connectCode: code)
+        return ProxyHandshake.isProxys(connectCode: code, awaitingServer: awaitsServerHandshake)
     }
 
     private func install(on context: UnsafeMutableRawPointer?) -> Bool {

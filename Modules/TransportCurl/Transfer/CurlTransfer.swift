@@ -177,7 +177,7 @@ final class CurlTransfer: @unchecked Sendable {
                 throughHTTPSProxy: ProxyHandshake.surelyThroughHTTPSProxy(
                     host: host,
                     proxy: options.proxy,
-                    bypassHosts: options.proxyBypassHosts,
+                    bypassHosts: loop.takesTrustedCallsAsProxied.load(ordering: .relaxed) ? [] : options.proxyBypassHosts,
                     unixSocketPath: options.unixSocketPath
                 )
             )
@@ -370,7 +370,10 @@ final class CurlTransfer: @unchecked Sendable {
     /// again if libcurl then moves it to a new connection. False refuses the connection: the trust evaluator has not
     /// judged the server on it (``TrustHook/mayUseConnection()``), and the transfer fails with the hook's reason.
     func onConnectionReady(remoteAddress: UnsafePointer<CChar>?, remotePort: Int32, localPort: Int32) -> Bool {
-        if let trustHook, !trustHook.mayUseConnection() { return false }
+        if let trustHook, !trustHook.mayUseConnection() {
+            retireUnjudgedConnection(ends: ConnectionSockets.Endpoints(remoteAddress: remoteAddress, remotePort: remotePort, localPort: localPort))
+            return false
+        }
         connectionsGiven += 1
         messageBeforeLastConnection = errorBuffer.map { $0[0] != 0 } ?? false
         if let earlier = connectionEnds { earlierConnectionEnds.append(earlier) }
@@ -381,6 +384,15 @@ final class CurlTransfer: @unchecked Sendable {
             connectionGrant = loop.connectionGrants
         }
         return true
+    }
+
+    /// The connection the trust hook refused carries nothing more. libcurl closes it when this transfer ends rather than
+    /// keep it: an HTTP/2 connection outlives a stream the prerequest callback aborts, and the next call with an equal
+    /// evaluator would be given it, with no handshake of its own to judge. And it is shut down now, so that nothing
+    /// libcurl gives it meanwhile goes out on it.
+    private func retireUnjudgedConnection(ends: ConnectionSockets.Endpoints?) {
+        if let easyHandle { CurlEasy(unsafeRaw: easyHandle).set(CURLOPT_FORBID_REUSE, 1) }
+        if let ends { loop.shutDownConnection(with: ends) }
     }
 
     /// The transfer ended in curl.
