@@ -57,7 +57,8 @@ extension CurlTransport {
     /// Testing only: from now on, the transport takes each https call with a trust evaluator through its HTTPS proxy as
     /// going through the proxy whatever `proxyBypassHosts` says, while libcurl still bypasses the proxy for the hosts the
     /// list names. The handshake with such a host is then read as the proxy's, and the test sees what the transport does
-    /// when that reading is wrong: it refuses the connection, and no later call is given it.
+    /// when that reading is wrong: it refuses the connection, and no later call is given it. It can only make calls
+    /// fail (closed); never in a program, which would lose its bypassed hosts' calls.
     @_spi(Testing) public func takeEveryTrustedCallAsProxied() {
         loop.takesTrustedCallsAsProxied.store(true, ordering: .relaxed)
     }

@@ -69,6 +69,12 @@ struct ProxyHandshakeTests {
         ("2130706433", ["127.0.0.1"], true),
         ("0x0a000001", ["10.0.0.0/8"], true),
         ("0x7f000001", ["example.com"], false),
+        ("0x7f.0x0.0x0.0x1", ["127.0.0.1"], true),
+        // Names of hexadecimal letters are names: libcurl sends them through the proxy.
+        ("dfb.de", ["127.0.0.1"], false),
+        ("cafe.be", ["10.0.0.0/8"], false),
+        ("deadbeef", ["127.0.0.1"], false),
+        ("1.2.3.4.5", ["127.0.0.1"], false),
     ]
 
     @Test func mightBypassIsLooserThanLibcurlsRules() {

@@ -64,14 +64,25 @@ enum ProxyHandshake {
         text.utf8.contains { $0 >= 0x80 || $0 == UInt8(ascii: "%") } || text.contains("xn--")
     }
 
-    /// Hexadecimal digits, `x` and dots only, or a colon or bracket anywhere: IPv4 and IPv6 literals and whatever might
-    /// pass for one. libcurl's URL parser rewrites an IPv4 address written in hexadecimal, octal or fewer parts
-    /// (`0x7f000001`, `0177.1`, `127.1`) as `127.0.0.1` before it looks at the bypass list.
+    /// An IPv6 literal (a colon or a bracket anywhere), or an IPv4 address in any form libcurl's URL parser reads as
+    /// one and rewrites as `127.0.0.1` before it looks at the bypass list: one to four parts split by dots, each
+    /// decimal, octal (a leading 0) or hexadecimal (`0x`), as in `0x7f000001`, `0177.1`, `127.1`. Looser than libcurl
+    /// where it is unsure (a part of any length, `08`, a bare `0x`), never stricter; a name of hexadecimal letters
+    /// (`cafe.be`) is no address, as libcurl sends it through the proxy.
     private static func looksLikeAddress(_ text: String) -> Bool {
-        text.utf8.allSatisfy { byte in
-            byte == UInt8(ascii: ".") || byte == UInt8(ascii: "x")
-                || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(byte)
-        } || text.utf8.contains { $0 == UInt8(ascii: ":") || $0 == UInt8(ascii: "[") }
+        if text.utf8.contains(where: { $0 == UInt8(ascii: ":") || $0 == UInt8(ascii: "[") }) { return true }
+        let parts = text.utf8.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
+        guard (1...4).contains(parts.count) else { return false }
+        return parts.allSatisfy { part in
+            if part.count >= 2, part.first == UInt8(ascii: "0"), part.dropFirst().first == UInt8(ascii: "x") {
+                return part.dropFirst(2).allSatisfy { isDigit($0) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains($0) }
+            }
+            return !part.isEmpty && part.allSatisfy(isDigit)
+        }
+    }
+
+    private static func isDigit(_ byte: UInt8) -> Bool {
+        (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
     }
 
     /// `text` without a trailing dot, and without a leading one when `leading`.

@@ -32,6 +32,12 @@ final class TrustHook {
     /// A proxy's handshake was left to libcurl, and the evaluator has not accepted a server's chain since. Loop thread
     /// only.
     private var awaitsServerHandshake = false
+    /// The transfer's easy handle, from the proxy's handshake until the server's is accepted: its
+    /// `CURLOPT_FORBID_REUSE` is on meanwhile. Loop thread only.
+    private var easyAwaitingServer: UnsafeMutableRawPointer?
+    /// What `CURLOPT_FORBID_REUSE` goes back to once the server's handshake is accepted: on for an evaluator the loop
+    /// cannot recognize again (``CurlOptions/configureTrust(_:hook:options:loop:)``). Loop thread only.
+    var keepsNoConnection = false
 
     init(evaluator: any ServerTrustEvaluator, host: String, url: String, throughHTTPSProxy: Bool = false) {
         self.evaluator = evaluator
@@ -43,7 +49,8 @@ final class TrustHook {
     /// Whether a request may be sent on the connection libcurl has just given the transfer (its prerequest callback).
     /// Not when the hook let a proxy's handshake pass and then judged no server's: libcurl went to the server some other
     /// way than through the proxy's tunnel (a rule of its own for bypassing the proxy), and the evaluator never saw the
-    /// server's certificate. Fails closed then, with ``rejection`` saying why.
+    /// server's certificate. Fails closed then, with ``rejection`` saying why; the connection is not kept
+    /// (`CURLOPT_FORBID_REUSE`, on since the proxy's handshake).
     func mayUseConnection() -> Bool {
         guard awaitsServerHandshake else { return true }
         rejection = TransportError(.tlsFailure, message: "the connection reached the server without a TLS handshake the trust evaluator judged after the HTTPS proxy's own (libcurl did not go through the proxy's tunnel); refusing to send")
@@ -60,8 +67,13 @@ final class TrustHook {
         easy, context, data in
         guard let data else { return CURLE_SSL_CONNECT_ERROR }
         let hook = Unmanaged<TrustHook>.fromOpaque(data).takeUnretainedValue()
-        if hook.isProxysHandshake(easy) {
+        if let easy, hook.isProxysHandshake(easy) {
             hook.awaitsServerHandshake = true
+            // Not kept, however the transfer ends, until the evaluator has accepted the server: a connection libcurl
+            // kept after a transfer that ended between the two handshakes would be given to the next call with no
+            // handshake to judge.
+            hook.easyAwaitingServer = easy
+            _ = ccurl_easy_setopt_long(easy, CURLOPT_FORBID_REUSE, 1)
             return CURLE_OK
         }
         return hook.install(on: context) ? CURLE_OK : CURLE_SSL_CONNECT_ERROR
@@ -69,8 +81,8 @@ final class TrustHook {
 
     /// Whether the handshake about to start is the HTTPS proxy's own. Any doubt (no proxy for sure, an answer libcurl
     /// cannot give) makes it the server's, which the evaluator judges.
-    private func isProxysHandshake(_ easy: UnsafeMutableRawPointer?) -> Bool {
-        guard throughHTTPSProxy, let easy else { return false }
+    private func isProxysHandshake(_ easy: UnsafeMutableRawPointer) -> Bool {
+        guard throughHTTPSProxy else { return false }
         var code = 0
         guard ccurl_easy_getinfo_long(easy, CURLINFO_HTTP_CONNECTCODE, &code) == CURLE_OK else { return false }
         return ProxyHandshake.isProxys(connectCode: code, awaitingServer: awaitsServerHandshake)
@@ -123,6 +135,10 @@ final class TrustHook {
             try evaluator.evaluate(trust)
             rejection = nil
             awaitsServerHandshake = false
+            if let easy = easyAwaitingServer {
+                easyAwaitingServer = nil
+                _ = ccurl_easy_setopt_long(easy, CURLOPT_FORBID_REUSE, keepsNoConnection ? 1 : 0)
+            }
             return true
         } catch var error as TrustError {
             error.serverTrust = error.serverTrust ?? trust

@@ -96,6 +96,7 @@ enum CurlOptions {
             return
         }
         let (tag, reusable) = loop.trustTag(for: hook.evaluator)
+        hook.keepsNoConnection = !reusable
         easy.set(CURLOPT_SSL_VERIFYPEER, 1)
         easy.set(CURLOPT_SSL_VERIFYHOST, 0)
         easy.set(CURLOPT_SSL_SESSIONID_CACHE, 0)

@@ -387,12 +387,13 @@ final class CurlTransfer: @unchecked Sendable {
     }
 
     /// The connection the trust hook refused carries nothing more. libcurl closes it when this transfer ends rather than
-    /// keep it: an HTTP/2 connection outlives a stream the prerequest callback aborts, and the next call with an equal
-    /// evaluator would be given it, with no handshake of its own to judge. And it is shut down now, so that nothing
-    /// libcurl gives it meanwhile goes out on it.
+    /// keep it (the hook turned `CURLOPT_FORBID_REUSE` on at the proxy's handshake): an HTTP/2 connection outlives a
+    /// stream the prerequest callback aborts, and the next call with an equal evaluator would be given it, with no
+    /// handshake of its own to judge. And it is shut down now, so that nothing libcurl gives it meanwhile goes out on
+    /// it; only when its ends name one socket for sure (not a long IPv6 address, which they keep as a hash and match by
+    /// the ports alone, maybe another connection's).
     private func retireUnjudgedConnection(ends: ConnectionSockets.Endpoints?) {
-        if let easyHandle { CurlEasy(unsafeRaw: easyHandle).set(CURLOPT_FORBID_REUSE, 1) }
-        if let ends { loop.shutDownConnection(with: ends) }
+        if let ends, ends.peerAddress != nil { loop.shutDownConnection(with: ends) }
     }
 
     /// The transfer ended in curl.
