@@ -10,8 +10,9 @@
 ///
 /// That reading holds only for a transfer that surely goes through the proxy: one libcurl sends straight to the server
 /// makes a single handshake, the server's, before any `CONNECT`. So a transfer that might go straight there judges
-/// every handshake, the proxy's too if it did not (which fails closed), and ``TrustHook`` refuses to send a request on a
-/// connection whose server handshake it did not judge after it let a proxy's pass.
+/// every handshake, the proxy's too if it did not (against the server's name, which normally refuses it), and
+/// ``TrustHook`` refuses to send a request on a connection whose server handshake it did not judge after it let a
+/// proxy's pass.
 enum ProxyHandshake {
     /// Whether libcurl surely sends a request for `host` through an HTTPS proxy: `proxy` is an `https` URL, no Unix
     /// socket replaces the network (libcurl then uses no proxy), and no entry of `bypassHosts` might name `host`.
