@@ -85,6 +85,9 @@ python3 Scripts/lib/terminal_safety_check.py .build/debug/courier
 log "courier ignores the proxy environment variables and honours --proxy"
 python3 Scripts/lib/cli_env_proxy_check.py .build/debug/courier
 
+log "courier behind an HTTPS proxy: the tunnel, --proxy-cacert, pins judged against the server (curl agrees)"
+python3 Scripts/lib/cli_https_proxy_check.py .build/debug/courier
+
 log "courier fails when its output cannot be written (a full disk), as curl does"
 python3 Scripts/lib/cli_output_failure_check.py .build/debug/courier
 

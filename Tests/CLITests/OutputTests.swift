@@ -108,12 +108,14 @@ struct CurlCommandTests {
         #expect(Array(CurlCommand(plan: plan, options: options).words.suffix(5)) == ["-L", "--max-redirs", "10", "-O", "-J"])
         options.resume = true
         options.proxy = "http://127.0.0.1:3128"
+        options.proxyCAFile = "/tmp/proxy-ca.pem"
         options.unixSocket = "/tmp/s.sock"
         options.caFile = "/tmp/ca.pem"
         options.httpVersion = .http1_1
         #expect(CurlCommand(plan: plan, options: options).commandLine == """
             curl -I http://h/f.bin -H 'User-Agent: courier/\(CourierVersion.string)' -H 'Accept: */*' -L --max-redirs 10 \
-            --http1.1 --proxy http://127.0.0.1:3128 --noproxy '' --unix-socket /tmp/s.sock --cacert /tmp/ca.pem -O -C -
+            --http1.1 --proxy http://127.0.0.1:3128 --noproxy '' --proxy-cacert /tmp/proxy-ca.pem --unix-socket /tmp/s.sock \
+            --cacert /tmp/ca.pem -O -C -
             """)
     }
 }

@@ -105,6 +105,9 @@ struct RequestCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Send through this proxy.", valueName: "URL"))
     var proxy: String?
 
+    @Option(name: .customLong("proxy-cacert"), help: ArgumentHelp("Trust the CA certificates in FILE (PEM) for an HTTPS proxy's own certificate instead of the system store.", valueName: "FILE"))
+    var proxyCacert: String?
+
     @Option(name: .customLong("unix-socket"), help: ArgumentHelp("Connect over this Unix-domain socket.", valueName: "PATH"))
     var unixSocket: String?
 

@@ -50,8 +50,10 @@ struct RequestRunner {
             Console.out(CurlCommand(plan: plan, options: options).commandLine + "\n")
             return ExitStatus.success
         }
-        if let caFile = command.cacert, !FileManager.default.isReadableFile(atPath: caFile) {
-            throw CLIError("cannot read the CA file \(caFile)")
+        for (option, file) in [("--cacert", command.cacert), ("--proxy-cacert", command.proxyCacert)] {
+            if let file, !FileManager.default.isReadableFile(atPath: file) {
+                throw CLIError("cannot read the CA file \(file) (\(option))")
+            }
         }
         let trust = command.trustOptions
         let policy = try trust.policy()
@@ -162,6 +164,7 @@ struct RequestRunner {
         options.timeout = command.timeout
         options.connectTimeout = command.connectTimeout
         options.proxy = command.proxy
+        options.proxyCAFile = command.proxyCacert
         options.unixSocket = command.unixSocket
         options.caFile = command.cacert
         options.insecure = command.insecure
@@ -204,6 +207,7 @@ struct RequestRunner {
         var transport = CurlTransport.Configuration()
         transport.httpVersion = version
         transport.proxy = command.proxy
+        transport.proxyCertificateAuthorityFile = command.proxyCacert
         transport.unixSocketPath = command.unixSocket
         transport.clientCertificate = clientCertificate
         transport.automaticDecompression = decompresses

@@ -20,6 +20,8 @@ struct CurlCommand {
         var timeout: Double?
         var connectTimeout: Double?
         var proxy: String?
+        /// `--proxy-cacert`: the CA file an HTTPS proxy's own certificate is checked against.
+        var proxyCAFile: String?
         var unixSocket: String?
         var caFile: String?
         var insecure = false
@@ -78,6 +80,7 @@ struct CurlCommand {
         if let connectTimeout = options.connectTimeout { words += ["--connect-timeout", Self.number(connectTimeout)] }
         // --noproxy '': courier sends every request through its --proxy whatever no_proxy says; curl reads no_proxy.
         if let proxy = options.proxy { words += ["--proxy", proxy, "--noproxy", ""] }
+        if let proxyCAFile = options.proxyCAFile { words += ["--proxy-cacert", proxyCAFile] }
         if let unixSocket = options.unixSocket { words += ["--unix-socket", unixSocket] }
         if let caFile = options.caFile { words += ["--cacert", caFile] }
         if options.insecure { words.append("-k") }
