@@ -52,9 +52,8 @@ extension ProxyTests {
         let user = Self.tunnelUser("evaluator")
         let t = try Self.httpsProxyTransport(user: user) { if version == "HTTP/1.1" { $0.httpVersion = .http1_1 } }
         let seen = Box<[ServerTrust]>([])
-        let s = session(Servers.tlsOther, transport: t) {
-            $0.trustEvaluator = RecordingEvaluator(policy: try! Self.otherChainPolicy(), seen: seen)
-        }
+        let evaluator = RecordingEvaluator(policy: try Self.otherChainPolicy(), seen: seen)
+        let s = session(Servers.tlsOther, transport: t) { $0.trustEvaluator = evaluator }
         for _ in 0..<3 {
             let response = try await s.data(for: try s.makeRequest(.get, "json"))
             #expect(response.status == .ok && response.metrics?.httpVersion == version)
@@ -120,19 +119,16 @@ extension ProxyTests {
     /// names another host the call goes through the proxy, judged alike.
     @Test(arguments: [("127.0.0.1", false, 0), ("127.0.0.1", true, 0), ("example.com", false, 1)])
     func aBypassedHostIsJudgedDirectly(entry: String, hexadecimal: Bool, tunnels: Int) async throws {
-        do {
-            let user = Self.tunnelUser("bypass")
-            let t = try Self.httpsProxyTransport(user: user) { $0.proxyBypassHosts = [entry] }
-            let seen = Box<[ServerTrust]>([])
-            let base = hexadecimal ? Servers.tlsOther.replacingOccurrences(of: "127.0.0.1", with: "0x7f000001") : Servers.tlsOther
-            let s = session(base, transport: t) {
-                $0.trustEvaluator = RecordingEvaluator(policy: try! Self.otherChainPolicy(pinning: "leaf2"), seen: seen)
-            }
-            #expect(try await s.get("json").response.status == .ok, "bypassing \(entry) for \(base)")
-            #expect(seen.value.map { $0.certificateChain.first } == [try Self.certificate("leaf2").derBytes], "bypassing \(entry) for \(base)")
-            #expect(try await Self.connects(of: user).count == tunnels, "bypassing \(entry) for \(base)")
-            await t.shutdown()
-        }
+        let user = Self.tunnelUser("bypass")
+        let t = try Self.httpsProxyTransport(user: user) { $0.proxyBypassHosts = [entry] }
+        let seen = Box<[ServerTrust]>([])
+        let evaluator = RecordingEvaluator(policy: try Self.otherChainPolicy(pinning: "leaf2"), seen: seen)
+        let base = hexadecimal ? Servers.tlsOther.replacingOccurrences(of: "127.0.0.1", with: "0x7f000001") : Servers.tlsOther
+        let s = session(base, transport: t) { $0.trustEvaluator = evaluator }
+        #expect(try await s.get("json").response.status == .ok, "bypassing \(entry) for \(base)")
+        #expect(seen.value.map { $0.certificateChain.first } == [try Self.certificate("leaf2").derBytes], "bypassing \(entry) for \(base)")
+        #expect(try await Self.connects(of: user).count == tunnels, "bypassing \(entry) for \(base)")
+        await t.shutdown()
     }
 
     /// Should the transport ever read a handshake with the server as the proxy's (here forced: it takes a bypassed host
